@@ -1,0 +1,117 @@
+// Whole-file writes that a crash can never leave half-done: write a temporary
+// file in the same folder, flush it, then rename (or link, to claim a name).
+import { randomBytes } from 'crypto';
+import * as fs from 'fs';
+import * as path from 'path';
+import { VaultWriteError } from '../../core/errors';
+
+export const FILE_MODE = 0o600;
+export const DIR_MODE = 0o700;
+
+/** Temporary files end in `.tmp` and start with `.`: no reader takes them for notes. */
+const tempPath = (target: string): string =>
+  path.join(path.dirname(target), `.${path.basename(target)}.${process.pid}-${randomBytes(4).toString('hex')}.tmp`);
+
+// ENOTDIR: something that is not a folder stands where the vault needs one.
+const UNWRITABLE = new Set(['EACCES', 'EPERM', 'EROFS', 'ENOSPC', 'EDQUOT', 'ENOTDIR', 'EISDIR']);
+
+/** Turns "the folder would not take it" into an error that says so and what to do. */
+export function asWriteError(err: unknown, target: string): unknown {
+  const code = (err as NodeJS.ErrnoException)?.code ?? '';
+  if (UNWRITABLE.has(code)) {
+    return new VaultWriteError(`The vault refused a write to ${target} (${code}). Make the folder writable (or free space), then run: baton index`, code);
+  }
+  return err;
+}
+
+export async function ensureDir(dir: string): Promise<void> {
+  try {
+    await fs.promises.mkdir(dir, { recursive: true, mode: DIR_MODE });
+  } catch (err) {
+    // mkdir -p says EEXIST only when a file stands where a folder must be.
+    if ((err as NodeJS.ErrnoException).code === 'EEXIST') throw asWriteError(Object.assign(err as Error, { code: 'ENOTDIR' }), dir);
+    throw asWriteError(err, dir);
+  }
+}
+
+async function writeTemp(target: string, content: string | Uint8Array): Promise<string> {
+  const tmp = tempPath(target);
+  let handle: fs.promises.FileHandle | undefined;
+  try {
+    handle = await fs.promises.open(tmp, 'wx', FILE_MODE);
+    await handle.writeFile(content);
+    await handle.sync();
+  } catch (err) {
+    await handle?.close().catch(() => undefined);
+    await fs.promises.rm(tmp, { force: true }).catch(() => undefined);
+    throw asWriteError(err, target);
+  }
+  await handle.close();
+  return tmp;
+}
+
+/** Replaces `target` atomically. */
+export async function writeAtomic(target: string, content: string | Uint8Array): Promise<void> {
+  const tmp = await writeTemp(target, content);
+  try {
+    await fs.promises.rename(tmp, target);
+  } catch (err) {
+    await fs.promises.rm(tmp, { force: true }).catch(() => undefined);
+    throw asWriteError(err, target);
+  }
+}
+
+/**
+ * Creates `target` only if no file has that name, whole or not at all: a hard
+ * link of a complete temporary file is both the exclusive claim and the write.
+ * Returns false when the name is taken.
+ */
+export async function createExclusive(target: string, content: string): Promise<boolean> {
+  const tmp = await writeTemp(target, content);
+  try {
+    await fs.promises.link(tmp, target);
+    return true;
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === 'EEXIST') return false;
+    if (code === 'EPERM' || code === 'ENOTSUP' || code === 'EOPNOTSUPP') return createWithoutLink(target, content);
+    throw asWriteError(err, target);
+  } finally {
+    await fs.promises.rm(tmp, { force: true }).catch(() => undefined);
+  }
+}
+
+// For file systems without hard links: claim with O_EXCL, then write. A crash
+// in between leaves a torn file, which readers already tolerate.
+async function createWithoutLink(target: string, content: string): Promise<boolean> {
+  let handle: fs.promises.FileHandle;
+  try {
+    handle = await fs.promises.open(target, 'wx', FILE_MODE);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'EEXIST') return false;
+    throw asWriteError(err, target);
+  }
+  try {
+    await handle.writeFile(content, 'utf8');
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
+  return true;
+}
+
+/** Reads at most `limit` bytes: a 50 MB file dropped in the vault must not stall a view. */
+export async function readCapped(file: string, limit = 1 << 20): Promise<string | null> {
+  let handle: fs.promises.FileHandle | undefined;
+  try {
+    handle = await fs.promises.open(file, 'r');
+    const { size } = await handle.stat();
+    const buf = Buffer.alloc(Math.min(size, limit));
+    const { bytesRead } = await handle.read(buf, 0, buf.length, 0);
+    return buf.subarray(0, bytesRead).toString('utf8');
+  } catch {
+    return null;
+  } finally {
+    await handle?.close().catch(() => undefined);
+  }
+}

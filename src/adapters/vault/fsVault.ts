@@ -1,0 +1,193 @@
+// The vault on disk: markdown files a person owns. Whole-file writes are
+// atomic, names are claimed exclusively, and readers skip whatever they cannot
+// parse, so one bad file never hides the good ones beside it.
+import * as fs from 'fs';
+import * as path from 'path';
+import { BatonError } from '../../core/errors';
+import type { Checkpoint, Plan } from '../../core/model';
+import { safeName } from '../../core/names';
+import type { NoteLine, PlanInput, VaultPort } from '../../core/ports';
+import { stamp } from '../../core/time';
+import {
+  isCheckpointFileName,
+  notesHeader,
+  parseCheckpoint,
+  parseNotes,
+  parsePlan,
+  renderCheckpoint,
+  renderNoteLine,
+  renderPlan,
+} from '../markdown/checkpointFile';
+import { asWriteError, createExclusive, ensureDir, readCapped, writeAtomic } from './atomicFile';
+import { VaultLocks } from './scopeLock';
+
+export const NOTES_FILE = 'uncommitted.md';
+export const PLANS_DIR = 'plans';
+const MAX_STEPS = 60;
+
+const isPlanFileName = (name: string): boolean => name.startsWith('plan-') && name.endsWith('.md');
+
+export class FsVault implements VaultPort {
+  readonly sessionsDir: string;
+  readonly dataDir: string;
+  private readonly locks: VaultLocks;
+
+  constructor(readonly root: string) {
+    this.sessionsDir = path.join(root, 'sessions');
+    this.dataDir = path.join(root, '.baton');
+    this.locks = new VaultLocks(path.join(this.dataDir, 'locks'));
+  }
+
+  scopeDir(scope: string): string {
+    const dir = path.join(this.sessionsDir, ...scope.split('/'));
+    // safeScope already makes escape impossible; this guards the guard.
+    if (!dir.startsWith(this.sessionsDir + path.sep)) throw new BatonError('refused', `Scope "${scope}" would leave the vault.`);
+    return dir;
+  }
+
+  pathOf(slug: string): string {
+    const full = path.resolve(this.root, `${slug}.md`);
+    if (!full.startsWith(this.sessionsDir + path.sep)) throw new BatonError('refused', `"${slug}" is not inside the vault.`);
+    return full;
+  }
+
+  async scopes(): Promise<string[]> {
+    const scopes: string[] = [];
+    for (const project of await listDirs(this.sessionsDir)) {
+      scopes.push(project);
+      for (const wt of await listDirs(path.join(this.sessionsDir, project))) {
+        if (wt !== PLANS_DIR) scopes.push(`${project}/${wt}`);
+      }
+    }
+    return scopes.sort();
+  }
+
+  async checkpoints(scope: string): Promise<Checkpoint[]> {
+    const dir = this.scopeDir(scope);
+    const names = (await listFiles(dir)).filter(isCheckpointFileName);
+    const parsed = await Promise.all(
+      names.map(async (name) => {
+        const text = await readCapped(path.join(dir, name));
+        return text === null ? null : parseCheckpoint(text, name.slice(0, -3), scope);
+      }),
+    );
+    return parsed.filter((c): c is Checkpoint => c !== null);
+  }
+
+  async createCheckpoint(scope: string, cp: Checkpoint, stampTs: number): Promise<{ id: string; path: string }> {
+    const dir = this.scopeDir(scope);
+    await ensureDir(dir);
+    const agent = safeName(cp.agent, 'agent');
+    for (let step = 0; step <= MAX_STEPS; step++) {
+      const id = `${stamp(stampTs + step)}-${agent}`;
+      const file = path.join(dir, `${id}.md`);
+      const content = renderCheckpoint({ ...cp, session: id, project: scope, slug: `sessions/${scope}/${id}` });
+      if (await createExclusive(file, content)) return { id, path: file };
+    }
+    throw new BatonError('failed', `Could not find a free checkpoint name in ${scope} within ${MAX_STEPS} seconds of ${stamp(stampTs)}; retry in a minute.`);
+  }
+
+  async notes(scope: string): Promise<NoteLine[]> {
+    const text = await readCapped(path.join(this.scopeDir(scope), NOTES_FILE), 256 << 20);
+    return text === null ? [] : parseNotes(text);
+  }
+
+  async appendNote(scope: string, note: NoteLine): Promise<void> {
+    const dir = this.scopeDir(scope);
+    const file = path.join(dir, NOTES_FILE);
+    const line = renderNoteLine(note);
+    if (await appendExisting(file, line)) return;
+    // First note of the scope: header and line arrive in one exclusive create.
+    await ensureDir(dir);
+    if (!(await createExclusive(file, notesHeader(scope.split('/')[0]) + line)) && !(await appendExisting(file, line))) {
+      throw new BatonError('failed', `${file} vanished while a note was being added; retry.`);
+    }
+  }
+
+  async replaceNotes(scope: string, notes: NoteLine[]): Promise<void> {
+    const file = path.join(this.scopeDir(scope), NOTES_FILE);
+    if (notes.length === 0) {
+      await fs.promises.rm(file, { force: true }).catch((err) => {
+        throw asWriteError(err, file);
+      });
+      return;
+    }
+    await writeAtomic(file, notesHeader(scope.split('/')[0]) + notes.map(renderNoteLine).join(''));
+  }
+
+  async createPlan(scope: string, plan: PlanInput): Promise<Plan> {
+    const dir = path.join(this.scopeDir(scope), PLANS_DIR);
+    await ensureDir(dir);
+    const agent = safeName(plan.agent, 'agent');
+    const content = renderPlan({ ...plan, agent });
+    for (let step = 0; step <= MAX_STEPS; step++) {
+      const id = `plan-${stamp(plan.ts + step)}-${agent}`;
+      if (await createExclusive(path.join(dir, `${id}.md`), content)) return parsePlan(content, id, scope);
+    }
+    throw new BatonError('failed', `Could not find a free plan name in ${scope}; retry in a minute.`);
+  }
+
+  async plans(scope: string): Promise<Plan[]> {
+    const dir = path.join(this.scopeDir(scope), PLANS_DIR);
+    const names = (await listFiles(dir)).filter(isPlanFileName);
+    const plans = await Promise.all(
+      names.map(async (name) => {
+        const text = await readCapped(path.join(dir, name));
+        return text === null ? null : parsePlan(text, name.slice(0, -3), scope);
+      }),
+    );
+    return plans.filter((p): p is Plan => p !== null);
+  }
+
+  withScopeLock<T>(scope: string, fn: () => Promise<T>): Promise<T> {
+    return this.locks.with(`scope:${scope}`, fn);
+  }
+
+  withLock<T>(key: string, fn: () => Promise<T>): Promise<T> {
+    return this.locks.with(key, fn);
+  }
+
+  tryLock<T>(key: string, fn: () => Promise<T>): Promise<T | null> {
+    return this.locks.tryWith(key, fn);
+  }
+}
+
+/**
+ * One O_APPEND write to a file that must already exist (no O_CREAT, so a new
+ * file always gets its header). False when the file is not there.
+ */
+async function appendExisting(file: string, line: string): Promise<boolean> {
+  let handle: fs.promises.FileHandle;
+  try {
+    handle = await fs.promises.open(file, fs.constants.O_WRONLY | fs.constants.O_APPEND);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return false;
+    throw asWriteError(err, file);
+  }
+  try {
+    await handle.write(line);
+  } catch (err) {
+    throw asWriteError(err, file);
+  } finally {
+    await handle.close();
+  }
+  return true;
+}
+
+async function listDirs(dir: string): Promise<string[]> {
+  try {
+    const entries = await fs.promises.readdir(dir, { withFileTypes: true });
+    return entries.filter((e) => e.isDirectory() && !e.name.startsWith('.')).map((e) => e.name);
+  } catch {
+    return [];
+  }
+}
+
+async function listFiles(dir: string): Promise<string[]> {
+  try {
+    const entries = await fs.promises.readdir(dir, { withFileTypes: true });
+    return entries.filter((e) => e.isFile()).map((e) => e.name);
+  } catch {
+    return [];
+  }
+}

@@ -1,0 +1,45 @@
+// Notes the vault refused (read-only folder, full disk) wait here, one small
+// file each under `.baton/pending/`, until `baton index` writes them out. One
+// file per note means no process can overwrite another's, and a rescue that
+// crashes halfway leaves the note pending rather than lost.
+import { createHash, randomBytes } from 'crypto';
+import * as fs from 'fs';
+import * as path from 'path';
+import type { NoteLine, PendingNote, PendingPort, ScopeNote } from '../../core/ports';
+import { createExclusive, ensureDir } from './atomicFile';
+
+export class PendingNotes implements PendingPort {
+  constructor(private readonly dir: string) {}
+
+  async add(scope: string, note: NoteLine): Promise<void> {
+    await ensureDir(this.dir);
+    const name = `${note.ts}-${createHash('sha256').update(scope).digest('hex').slice(0, 8)}-${randomBytes(4).toString('hex')}.json`;
+    const body: ScopeNote = { scope, agent: note.agent, ts: note.ts, text: note.text };
+    await createExclusive(path.join(this.dir, name), JSON.stringify(body));
+  }
+
+  async list(): Promise<PendingNote[]> {
+    let names: string[];
+    try {
+      names = (await fs.promises.readdir(this.dir)).filter((n) => n.endsWith('.json')).sort();
+    } catch {
+      return [];
+    }
+    const out: PendingNote[] = [];
+    for (const name of names) {
+      try {
+        const v = JSON.parse(await fs.promises.readFile(path.join(this.dir, name), 'utf8')) as ScopeNote;
+        if (typeof v.scope === 'string' && typeof v.text === 'string' && typeof v.agent === 'string' && typeof v.ts === 'number') {
+          out.push({ scope: v.scope, agent: v.agent, ts: v.ts, text: v.text, id: path.join(this.dir, name) });
+        }
+      } catch {
+        // a torn pending file holds nothing readable; leave it for a person to see
+      }
+    }
+    return out;
+  }
+
+  async remove(id: string): Promise<void> {
+    await fs.promises.rm(id, { force: true });
+  }
+}

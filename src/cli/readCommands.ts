@@ -1,0 +1,118 @@
+// Commands that read: resume, sessions (and --close), plans, continuity, why, index, project-name.
+import * as path from 'path';
+import { projectNameOf } from '../adapters/git/projectName';
+import { usage } from '../core/errors';
+import { renderHandover } from '../core/handover';
+import { checkpointJson } from '../core/publicJson';
+import { age } from '../core/time';
+import { parse, str } from './args';
+import type { Context } from './context';
+
+const now = (): number => Math.floor(Date.now() / 1000);
+
+function projectArg(ctx: Context, values: Record<string, unknown>, positionals: string[]): string {
+  if (positionals.length > 1) throw usage(`One project at a time; got ${positionals.join(', ')}.`);
+  return ctx.project(positionals[0] ?? str(values.project));
+}
+
+export async function resume(ctx: Context, args: string[]): Promise<number> {
+  const { values, positionals } = parse('resume', args, { json: { type: 'boolean' }, project: { type: 'string', short: 'p' } }, '[PROJECT] [--json]');
+  const view = await ctx.core().resume(projectArg(ctx, values, positionals));
+  if (values.json) ctx.json({ ...view, latest: view.latest ? checkpointJson(view.latest) : null });
+  else ctx.io.out(renderHandover(view, now()));
+  return 0;
+}
+
+export async function sessions(ctx: Context, args: string[]): Promise<number> {
+  const { values, positionals } = parse(
+    'sessions',
+    args,
+    { json: { type: 'boolean' }, close: { type: 'string' }, project: { type: 'string', short: 'p' } },
+    '[PROJECT] [--json] | PROJECT --close ID [--json]',
+  );
+  const scope = projectArg(ctx, values, positionals);
+  const close = str(values.close);
+  if (close !== undefined) {
+    const cp = await ctx.core().closeAbandoned(scope, close);
+    if (values.json) ctx.json(checkpointJson(cp));
+    else ctx.io.out(`Closed ${close}: wrote auto-closed checkpoint ${cp.slug}.md\n`);
+    return 0;
+  }
+  const view = await ctx.core().sessions(scope);
+  if (values.json) {
+    ctx.json({ ...view, checkpoints: view.checkpoints.map(checkpointJson) });
+    return 0;
+  }
+  const t = now();
+  const lines = [`${view.project}: ${view.checkpoints.length} checkpoint(s)`];
+  for (const c of view.checkpoints) {
+    lines.push(`  ${c.session}  ${age(t - c.ts)} ago  ${c.task || c.next || '(no task)'}${c.handoffTo ? `  → ${c.handoffTo}` : ''}${c.autoClosed ? '  [auto-closed]' : ''}`);
+  }
+  if (view.uncommitted.length) lines.push(`Uncommitted notes: ${view.uncommitted.length}`);
+  for (const n of view.uncommitted) lines.push(`  [${age(t - n.ts)} ago, ${n.agent}] ${n.text}`);
+  for (const a of view.abandoned) lines.push(`Abandoned: ${a.session} (${a.agent}, ${a.notes} notes, silent ${age(t - a.lastActivity)}) — close with: baton sessions ${view.project} --close ${a.session}`);
+  ctx.io.out(lines.join('\n') + '\n');
+  return 0;
+}
+
+export async function plans(ctx: Context, args: string[]): Promise<number> {
+  const { values, positionals } = parse('plans', args, { json: { type: 'boolean' }, project: { type: 'string', short: 'p' } }, '[PROJECT] [--json]');
+  const list = await ctx.core().plans(projectArg(ctx, values, positionals));
+  if (values.json) ctx.json(list);
+  else ctx.io.out(list.length ? list.map((p) => `${p.slug}  ${p.agent}  ${p.title}`).join('\n') + '\n' : 'No plans.\n');
+  return 0;
+}
+
+export async function continuity(ctx: Context, args: string[]): Promise<number> {
+  const { values } = parse('continuity', args, { json: { type: 'boolean' } }, '[--json]');
+  const list = await ctx.core().continuity();
+  if (values.json) {
+    ctx.json(list.map(({ scopes: _scopes, ...rest }) => rest));
+    return 0;
+  }
+  const t = now();
+  const lines = list.map((p) => {
+    const last = p.lastCheckpoint ? `last ${age(t - p.lastCheckpoint)} ago by ${p.lastAgent}` : 'never checkpointed';
+    const flags = [p.quiet ? 'quiet' : 'ok', p.uncommitted ? `${p.uncommitted} uncommitted` : '', p.abandoned ? `${p.abandoned} abandoned` : ''].filter(Boolean);
+    return `${p.project}  ${p.checkpoints} checkpoint(s), ${last}  [${flags.join(', ')}]`;
+  });
+  ctx.io.out(lines.length ? lines.join('\n') + '\n' : `The vault ${ctx.vault} has no projects yet.\n`);
+  return 0;
+}
+
+export async function why(ctx: Context, args: string[]): Promise<number> {
+  const { values, positionals } = parse('why', args, { json: { type: 'boolean' }, limit: { type: 'string' } }, 'PATH [--limit N] [--json]');
+  if (positionals.length !== 1) throw usage('Usage: baton why PATH [--limit N] [--json]');
+  const limitRaw = str(values.limit);
+  const limit = limitRaw === undefined ? 20 : Number(limitRaw);
+  if (!Number.isInteger(limit) || limit < 0) throw usage(`--limit must be a whole number, got "${limitRaw}".`);
+  const touches = await ctx.core().why(positionals[0], limit);
+  if (values.json) {
+    ctx.json(touches);
+    return 0;
+  }
+  const t = now();
+  ctx.io.out(
+    touches.length
+      ? touches.map((x) => `${x.slug}  ${age(t - x.ts)} ago  ${x.agent}  ${x.task || '(no task)'}  [${x.matched}]`).join('\n') + '\n'
+      : `No checkpoint touched ${positionals[0]}.\n`,
+  );
+  return 0;
+}
+
+export async function index(ctx: Context, args: string[]): Promise<number> {
+  const { values } = parse('index', args, { json: { type: 'boolean' } }, '[--json]');
+  const r = await ctx.core().reindex();
+  if (values.json) ctx.json(r);
+  else ctx.io.out(`Indexed ${r.checkpoints} checkpoint(s); restored ${r.restored} note(s) from the vault; wrote out ${r.rescued} pending note(s).\n`);
+  return 0;
+}
+
+export async function projectName(ctx: Context, args: string[]): Promise<number> {
+  const { positionals } = parse('project-name', args, {}, '[DIR]');
+  const dir = positionals[0] ?? ctx.io.cwd;
+  const found = projectNameOf(path.resolve(ctx.io.cwd, dir));
+  if (!found) throw usage(`${dir} has no project (it is the home folder or the root).`);
+  ctx.io.out(`${ctx.project(found.worktree ? `${found.project}/${found.worktree}` : found.project)}\n`);
+  return 0;
+}

@@ -1,0 +1,103 @@
+// The `baton` command line: the public contract agents' hooks and tests use.
+// Exit 0 on success, 1 when refused or failed, 2 on a usage error; every
+// error message says what was wrong and what to do.
+import { BatonError } from '../core/errors';
+import { Context, type Io } from './context';
+import * as read from './readCommands';
+import * as write from './writeCommands';
+
+export const VERSION = '0.1.0';
+
+type Command = (ctx: Context, args: string[]) => Promise<number>;
+
+const COMMANDS: Record<string, Command> = {
+  note: write.note,
+  checkpoint: write.checkpoint,
+  handoff: write.handoff,
+  plan: write.plan,
+  resume: read.resume,
+  sessions: read.sessions,
+  plans: read.plans,
+  continuity: read.continuity,
+  why: read.why,
+  index: read.index,
+  'project-name': read.projectName,
+};
+
+export const HELP = `baton — agent session continuity
+
+Usage: baton [--vault DIR] [--version] COMMAND ...
+  (vault: --vault, else BATON_VAULT, LOGOS_VAULT, BRAIN_VAULT, else ~/baton;
+   agent: --agent, else BATON_AGENT, else "cli";
+   project: --project or the positional PROJECT, else BATON_PROJECT,
+   else the project name of the current folder)
+
+  note [--project P] [--agent A] [--at TIME] TEXT...
+  checkpoint [--task T] [--intent I] [--state S] [--next N] [--decided D]...
+             [--failed F]... [--verified V]... [--blocker B]... [--ran CMD]...
+             [--question Q]... [--file PATH]... [--handoff WHO] [--json]
+             (markdown on stdin fills the fields the flags leave empty)
+  handoff --to WHO [the checkpoint flags]
+  resume [PROJECT] [--json]
+  sessions [PROJECT] [--json]        sessions PROJECT --close ID [--json]
+  plan [--project P] [--agent A] [--at TIME]   (plan text on stdin)
+  plans [PROJECT] [--json]
+  continuity [--json]
+  why PATH [--limit N] [--json]
+  index [--json]
+  project-name [DIR]
+
+TIME is RFC 3339 or unix seconds.
+`;
+
+/** Splits the global flags (before the command) from the command and its own flags. */
+function globals(argv: string[]): { vault?: string; version: boolean; help: boolean; rest: string[] } {
+  let vault: string | undefined;
+  let i = 0;
+  let version = false;
+  let help = false;
+  for (; i < argv.length; i++) {
+    const a = argv[i];
+    if (a === '--vault') {
+      vault = argv[++i];
+      if (vault === undefined) throw new BatonError('usage', '--vault needs a folder: baton --vault DIR COMMAND ...');
+    } else if (a.startsWith('--vault=')) vault = a.slice(8);
+    else if (a === '--version' || a === '-v') version = true;
+    else if (a === '--help' || a === '-h') help = true;
+    else break;
+  }
+  return { vault, version, help, rest: argv.slice(i) };
+}
+
+export async function run(argv: string[], io: Io, extra: Record<string, Command> = {}): Promise<number> {
+  try {
+    const g = globals(argv);
+    if (g.version) {
+      io.out(`${VERSION}\n`);
+      return 0;
+    }
+    const [name, ...args] = g.rest;
+    if (g.help || !name || name === 'help') {
+      io.out(HELP);
+      return name || g.help ? 0 : 2;
+    }
+    const command = COMMANDS[name] ?? extra[name];
+    if (!command) throw new BatonError('usage', `Unknown command "${name}". Run baton --help for the list.`);
+    // A --vault given after the command is honoured too: agents put flags anywhere.
+    const at = args.findIndex((a) => a === '--vault' || a.startsWith('--vault='));
+    let vault = g.vault;
+    if (at >= 0) {
+      const inline = args[at].startsWith('--vault=');
+      vault = inline ? args[at].slice(8) : args[at + 1];
+      args.splice(at, inline ? 1 : 2);
+    }
+    return await command(new Context(io, vault), args);
+  } catch (err) {
+    if (err instanceof BatonError) {
+      io.err(`baton: ${err.message}\n`);
+      return err.kind === 'usage' ? 2 : 1;
+    }
+    io.err(`baton: ${(err as Error)?.stack ?? String(err)}\n`);
+    return 1;
+  }
+}

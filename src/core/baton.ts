@@ -1,0 +1,433 @@
+// The session core: every rule of the vault contract that involves more than
+// one file. Entry points (CLI, MCP, VS Code) call this and nothing below it.
+import { isEmptyCheckpoint } from './checkpointBody';
+import { refused, usage, VaultWriteError } from './errors';
+import type { Abandoned, Checkpoint, CheckpointFields, GitState, Note, Plan, ProjectContinuity, Touch } from './model';
+import { emptyFields, emptyGit } from './model';
+import { rootProject, safeName, safeScope } from './names';
+import { newestFirst } from './order';
+import type { ClockPort, DeadEnd, IndexPort, NoteLine, PendingPort, VaultPort } from './ports';
+import { maskFields, maskSecrets } from './secrets';
+import {
+  autoClosedState,
+  foldIntoState,
+  isAbandoned,
+  isQuiet,
+  openSessions,
+  sessionsToFold,
+  type OpenSession,
+} from './sessions';
+
+export interface CommitRequest {
+  scope: string;
+  agent: string;
+  fields: Partial<CheckpointFields>;
+  handoffTo?: string;
+  /** Back-dates the checkpoint (imports, tests); else now. */
+  at?: number;
+  /** Baton's own frontmatter keys (agent_session, transcript, capture). */
+  extra?: Record<string, unknown>;
+  git?: GitState;
+}
+
+export interface CommitResult {
+  checkpoint: Checkpoint;
+  path: string;
+  redactions: number;
+  /** How many working notes were folded into the State. */
+  folded: number;
+}
+
+export interface NoteResult {
+  note: Note;
+  redactions: number;
+  /** False when the vault refused the write and the note is kept only in the index. */
+  durable: boolean;
+  reason: string;
+}
+
+export interface SessionsView {
+  project: string;
+  checkpoints: Checkpoint[];
+  uncommitted: Note[];
+  abandoned: Abandoned[];
+}
+
+export interface ResumeView {
+  project: string;
+  latest: Checkpoint | null;
+  uncommitted: Note[];
+  abandoned: Abandoned[];
+}
+
+export interface IndexResult {
+  restored: number;
+  rescued: number;
+  checkpoints: number;
+}
+
+/**
+ * How the core borrows the index. A CLI process opens, saves and closes it per
+ * command; the extension keeps one open and saves it when idle.
+ */
+export interface IndexLease {
+  acquire(): Promise<IndexPort>;
+  release(index: IndexPort): Promise<void>;
+}
+
+export interface BatonDeps {
+  vault: VaultPort;
+  clock: ClockPort;
+  pending: PendingPort;
+  /** Opened lazily: a note must not pay for loading the index. */
+  index: IndexLease;
+}
+
+const oneLine = (s: string): string => s.replace(/\s+/g, ' ').trim();
+
+export class Baton {
+  constructor(private readonly deps: BatonDeps) {}
+
+  get vaultRoot(): string {
+    return this.deps.vault.root;
+  }
+
+  /**
+   * Appends a working note to the agent's open session in the scope. One
+   * append, no index: hooks call this on every step. When the vault refuses the
+   * write the note is kept in the index and the caller is told it is not durable.
+   */
+  async note(scopeIn: string, agentIn: string, textIn: string, at?: number): Promise<NoteResult> {
+    const scope = safeScope(scopeIn);
+    const agent = safeName(agentIn, 'agent');
+    const masked = maskSecrets(oneLine(textIn));
+    if (!masked.text) throw usage('The note is empty: give the text to record, e.g. baton note "tried X, it fails because Y".');
+    const line: NoteLine = { text: masked.text, agent, ts: at ?? this.deps.clock.now() };
+    const { vault } = this.deps;
+    try {
+      await vault.withScopeLock(scope, () => vault.appendNote(scope, line));
+    } catch (err) {
+      if (!(err instanceof VaultWriteError)) throw err;
+      // If this write fails too, the error reaches the caller: nothing was kept.
+      await this.deps.pending.add(scope, line);
+      return { note: this.asNote(line), redactions: masked.count, durable: false, reason: err.message };
+    }
+    return { note: this.asNote(line), redactions: masked.count, durable: true, reason: '' };
+  }
+
+  /**
+   * Commits a checkpoint. Folds the committing agent's open session and any
+   * other agent's session silent for more than 30 minutes; writes the file
+   * before removing any note, so a crash in between doubles a note rather than
+   * losing one. Refuses a checkpoint with nothing in it.
+   */
+  async commit(req: CommitRequest): Promise<CommitResult> {
+    const scope = safeScope(req.scope);
+    const agent = safeName(req.agent, 'agent');
+    const handoffTo = req.handoffTo?.trim() ? safeName(req.handoffTo, 'handoff target') : '';
+    const masked = maskFields({ ...emptyFields(), ...req.fields });
+    const fields = masked.value;
+    const now = req.at ?? this.deps.clock.now();
+    const { vault } = this.deps;
+
+    return vault.withScopeLock(scope, async () => {
+      const sessions = openSessions(scope, await vault.notes(scope));
+      const fold = sessionsToFold(sessions, agent, now);
+      const foldedNotes = fold.flatMap((s) => s.notes).sort((a, b) => a.ts - b.ts);
+      if (isEmptyCheckpoint(fields) && foldedNotes.length === 0) {
+        throw refused(
+          'Nothing to checkpoint: give at least a task, state, next step, decision, dead end, question, verified claim or blocker ' +
+            '(e.g. --task "…" --next "…"), or write working notes first.',
+        );
+      }
+      const previous = (await vault.checkpoints(scope)).sort(newestFirst)[0];
+      const extra: Record<string, unknown> = { ...(req.extra ?? {}) };
+      if (fold.length > 0) extra.folded = fold.map((s) => s.id);
+      const cp: Checkpoint = {
+        ...fields,
+        state: foldIntoState(fields.state, foldedNotes, agent),
+        session: '',
+        project: scope,
+        agent,
+        handoffTo,
+        autoClosed: false,
+        git: req.git ?? emptyGit(),
+        ts: now,
+        follows: previous?.session ?? '',
+        extra,
+        slug: '',
+      };
+      const { id, path } = await vault.createCheckpoint(scope, cp, now);
+      const closed = new Set(fold.map((s) => s.id));
+      await vault.replaceNotes(scope, this.remaining(sessions, closed));
+      const written = { ...cp, session: id, slug: `sessions/${scope}/${id}` };
+      return { checkpoint: written, path, redactions: masked.count, folded: foldedNotes.length };
+    });
+  }
+
+  /** History of one scope, newest first, read from the vault (never the index); empty checkpoints skipped. */
+  async history(scopeIn: string): Promise<Checkpoint[]> {
+    const scope = safeScope(scopeIn);
+    const all = await this.deps.vault.checkpoints(scope);
+    return all.filter((c) => !isEmptyCheckpoint(c)).sort(newestFirst);
+  }
+
+  async latest(scope: string): Promise<Checkpoint | null> {
+    return (await this.history(scope))[0] ?? null;
+  }
+
+  async sessions(scopeIn: string): Promise<SessionsView> {
+    const scope = safeScope(scopeIn);
+    const now = this.deps.clock.now();
+    const [checkpoints, open] = [await this.history(scope), openSessions(scope, await this.deps.vault.notes(scope))];
+    return {
+      project: scope,
+      checkpoints,
+      uncommitted: open.flatMap((s) => s.notes).sort((a, b) => a.ts - b.ts),
+      abandoned: open.filter((s) => isAbandoned(s, now)).map(toAbandoned),
+    };
+  }
+
+  async resume(scope: string): Promise<ResumeView> {
+    const view = await this.sessions(scope);
+    return { project: view.project, latest: view.checkpoints[0] ?? null, uncommitted: view.uncommitted, abandoned: view.abandoned };
+  }
+
+  async savePlan(scopeIn: string, agentIn: string, textIn: string, at?: number): Promise<{ plan: Plan; redactions: number }> {
+    const scope = safeScope(scopeIn);
+    const agent = safeName(agentIn, 'agent');
+    const masked = maskSecrets(textIn.trim());
+    if (!masked.text) throw usage('The plan is empty: pipe the plan text on stdin, e.g. baton plan < plan.md.');
+    const plan = await this.deps.vault.createPlan(scope, { project: scope, agent, ts: at ?? this.deps.clock.now(), text: masked.text });
+    return { plan, redactions: masked.count };
+  }
+
+  async plans(scopeIn: string): Promise<Plan[]> {
+    const plans = await this.deps.vault.plans(safeScope(scopeIn));
+    return plans.sort((a, b) => b.ts - a.ts || (a.slug < b.slug ? 1 : a.slug > b.slug ? -1 : 0));
+  }
+
+  /**
+   * Closes an abandoned session on its owner's behalf: an auto-closed
+   * checkpoint stamped from the session's own start, timed at its last
+   * activity, holding only its notes. Refuses an unknown id, a closed session,
+   * and a session still inside the abandonment window.
+   */
+  async closeAbandoned(scopeIn: string, id: string): Promise<Checkpoint> {
+    const scope = safeScope(scopeIn);
+    const now = this.deps.clock.now();
+    const { vault } = this.deps;
+    return vault.withScopeLock(scope, async () => {
+      const sessions = openSessions(scope, await vault.notes(scope));
+      const target = sessions.find((s) => s.id === id);
+      if (!target) {
+        const past = await vault.checkpoints(scope);
+        const closedBy = past.find((c) => c.session === id || (Array.isArray(c.extra.folded) && c.extra.folded.includes(id)));
+        if (closedBy) throw refused(`Session ${id} in ${scope} is already closed (by checkpoint ${closedBy.session}); nothing to do.`);
+        throw refused(`No open session ${id} in ${scope}. List them with: baton sessions ${scope}`);
+      }
+      if (!isAbandoned(target, now)) {
+        const mins = Math.floor((now - target.lastActivity) / 60);
+        throw refused(
+          `Session ${id} was active ${mins} min ago, within the 6h abandonment window: not safe to auto-close. ` +
+            'Its agent may still be working; let it checkpoint, or wait.',
+        );
+      }
+      const cp: Checkpoint = {
+        ...emptyFields(),
+        state: foldIntoState(autoClosedState(now - target.lastActivity), target.notes, target.agent),
+        session: '',
+        project: scope,
+        agent: target.agent,
+        handoffTo: '',
+        autoClosed: true,
+        git: emptyGit(),
+        ts: target.lastActivity,
+        follows: '',
+        extra: { folded: [target.id] },
+        slug: '',
+      };
+      const previous = (await vault.checkpoints(scope)).filter((c) => c.ts <= cp.ts).sort(newestFirst)[0];
+      cp.follows = previous?.session ?? '';
+      const written = await vault.createCheckpoint(scope, cp, target.start);
+      await vault.replaceNotes(scope, this.remaining(sessions, new Set([target.id])));
+      return { ...cp, session: written.id, slug: `sessions/${scope}/${written.id}` };
+    });
+  }
+
+  /** Abandoned sessions across the vault, from the index's mirror of every `uncommitted.md`. */
+  async abandoned(): Promise<Abandoned[]> {
+    const now = this.deps.clock.now();
+    return this.withIndex((index) => this.openAcrossVault(index)
+        .filter((s) => isAbandoned(s, now))
+        .map(toAbandoned)
+        .sort((a, b) => a.lastActivity - b.lastActivity),
+    );
+  }
+
+  /**
+   * Per project, worktree scopes rolled up: checkpointed projects first, most
+   * recent first; never-checkpointed ones last.
+   */
+  async continuity(): Promise<ProjectContinuity[]> {
+    const now = this.deps.clock.now();
+    return this.withIndex((index) => {
+      const byProject = new Map<string, ProjectContinuity>();
+      const entry = (scope: string): ProjectContinuity => {
+        const project = rootProject(scope);
+        let e = byProject.get(project);
+        if (!e) {
+          e = { project, checkpoints: 0, lastCheckpoint: 0, lastAgent: '', uncommitted: 0, abandoned: 0, quiet: true, scopes: [] };
+          byProject.set(project, e);
+        }
+        if (scope !== project && !e.scopes.includes(scope)) e.scopes.push(scope);
+        return e;
+      };
+      for (const s of index.summaries()) {
+        const e = entry(s.scope);
+        e.checkpoints += s.checkpoints;
+        if (s.lastCheckpoint > e.lastCheckpoint) {
+          e.lastCheckpoint = s.lastCheckpoint;
+          e.lastAgent = s.lastAgent;
+        }
+      }
+      for (const s of this.openAcrossVault(index)) {
+        const e = entry(s.scope);
+        e.uncommitted += s.notes.length;
+        if (isAbandoned(s, now)) e.abandoned += 1;
+      }
+      const list = [...byProject.values()];
+      for (const e of list) {
+        e.quiet = isQuiet(e.lastCheckpoint, now);
+        e.scopes.sort();
+      }
+      return list.sort((a, b) => {
+        if ((a.checkpoints > 0) !== (b.checkpoints > 0)) return a.checkpoints > 0 ? -1 : 1;
+        return b.lastCheckpoint - a.lastCheckpoint || a.project.localeCompare(b.project);
+      });
+    });
+  }
+
+  /** Which checkpoints touched a file, across every project and worktree, newest first. */
+  async why(path: string, limit = 20): Promise<Touch[]> {
+    if (!path.trim()) throw usage('Which file? e.g. baton why src/auth/session.ts');
+    return this.withIndex((index) => index.touching(path).slice(0, Math.max(0, limit)));
+  }
+
+  /** Recorded dead ends whose words overlap an approach an agent is about to try. */
+  async beforeYouTry(approach: string, project?: string): Promise<DeadEnd[]> {
+    const words = significantWords(approach);
+    if (words.length === 0) throw usage('Describe the approach in a few words, e.g. "mock the payment gateway".');
+    return this.withIndex((index) => {
+      const root = project ? rootProject(safeScope(project)) : '';
+      const scored = index
+        .deadEnds()
+        .filter((d) => !root || rootProject(d.project) === root)
+        .map((d) => ({ d, score: overlap(words, significantWords(d.text)) }))
+        .filter((x) => x.score >= Math.min(2, words.length))
+        .sort((a, b) => b.score - a.score || b.d.ts - a.d.ts);
+      return scored.map((x) => x.d);
+    });
+  }
+
+  /**
+   * Brings the index up to date with the vault and writes out any note the
+   * vault refused earlier. Never deletes a note it finds only in the index.
+   */
+  async reindex(): Promise<IndexResult> {
+    const index = await this.deps.index.acquire();
+    try {
+      const before = index.openNotes().length;
+      await index.refresh();
+      const rescued = await this.rescuePending();
+      if (rescued > 0) await index.refresh();
+      const restored = Math.max(0, index.openNotes().length - before - rescued);
+      return { restored, rescued, checkpoints: index.checkpointCount() };
+    } finally {
+      await this.deps.index.release(index);
+    }
+  }
+
+  /**
+   * Writes out notes the vault refused earlier. A note already in the file (a
+   * rescue that crashed before forgetting it) is not written twice.
+   */
+  private async rescuePending(): Promise<number> {
+    const { vault, pending } = this.deps;
+    let rescued = 0;
+    for (const p of await pending.list()) {
+      const line: NoteLine = { text: p.text, agent: p.agent, ts: p.ts };
+      try {
+        await vault.withScopeLock(p.scope, async () => {
+          const present = (await vault.notes(p.scope)).some((n) => n.agent === line.agent && n.ts === line.ts && n.text === line.text);
+          if (!present) await vault.appendNote(p.scope, line);
+        });
+      } catch (err) {
+        if (err instanceof VaultWriteError) continue;
+        throw err;
+      }
+      await pending.remove(p.id);
+      rescued += 1;
+    }
+    return rescued;
+  }
+
+  /** Runs a query on an index brought up to date with the vault first. */
+  async withIndex<T>(fn: (index: IndexPort) => T): Promise<T> {
+    const index = await this.deps.index.acquire();
+    try {
+      await index.refresh();
+      return fn(index);
+    } finally {
+      await this.deps.index.release(index);
+    }
+  }
+
+  private openAcrossVault(index: IndexPort): OpenSession[] {
+    const byScope = new Map<string, NoteLine[]>();
+    for (const n of index.openNotes()) {
+      const list = byScope.get(n.scope) ?? [];
+      list.push({ text: n.text, agent: n.agent, ts: n.ts });
+      byScope.set(n.scope, list);
+    }
+    return [...byScope].flatMap(([scope, lines]) => openSessions(scope, lines));
+  }
+
+  private remaining(sessions: OpenSession[], closed: Set<string>): NoteLine[] {
+    return sessions
+      .filter((s) => !closed.has(s.id))
+      .flatMap((s) => s.notes)
+      .map(({ text, agent, ts }) => ({ text, agent, ts }))
+      .sort((a, b) => a.ts - b.ts);
+  }
+
+  // The session id needs the agent's first open note, which would cost a read
+  // of the whole notes file; a note's reply leaves it out to stay O(1).
+  private asNote(line: NoteLine): Note {
+    return { ...line, session: '' };
+  }
+}
+
+function toAbandoned(s: OpenSession): Abandoned {
+  const first = s.notes[0]?.text ?? '';
+  return {
+    session: s.id,
+    project: s.scope,
+    agent: s.agent,
+    task: first.length > 80 ? `${first.slice(0, 79)}…` : first,
+    notes: s.notes.length,
+    lastActivity: s.lastActivity,
+  };
+}
+
+const STOP = new Set(['the', 'a', 'an', 'to', 'of', 'and', 'or', 'in', 'on', 'for', 'with', 'by', 'it', 'is', 'use', 'using', 'try', 'via']);
+
+function significantWords(text: string): string[] {
+  const words = text.toLowerCase().match(/[\p{L}\p{N}_]+/gu) ?? [];
+  return [...new Set(words.filter((w) => w.length > 2 && !STOP.has(w)))];
+}
+
+function overlap(a: string[], b: string[]): number {
+  const set = new Set(b);
+  return a.filter((w) => set.has(w)).length;
+}

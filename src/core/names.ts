@@ -1,0 +1,96 @@
+// Names become path segments in the vault. The rules are the vault contract's
+// (shared with the Go tool Logos), so the same project name lands in the same
+// folder whichever tool wrote it, and no name can ever point outside the vault.
+import { refused } from './errors';
+
+const MAX_BYTES = 255;
+
+const KEEP = /[\p{L}\p{N}\p{M}]/u;
+const SEPARATOR = /[-_ /.]/;
+
+const utf8Length = (cp: number): number => (cp < 0x80 ? 1 : cp < 0x800 ? 2 : cp < 0x10000 ? 3 : 4);
+
+/** Cuts on a code point boundary so a UTF-8 sequence is never split (file systems refuse half a character). */
+function cutBytes(s: string, max: number): string {
+  let bytes = 0;
+  let out = '';
+  for (const ch of s) {
+    bytes += utf8Length(ch.codePointAt(0) ?? 0);
+    if (bytes > max) break;
+    out += ch;
+  }
+  return out;
+}
+
+// Entry points differ in how a name is given (flag, setting, tool argument), so
+// the message names the thing and leaves the spelling of the option to them.
+const neededMessage = (what: string): string =>
+  what === 'project'
+    ? 'A project is needed: run inside a project folder, or give the project name.'
+    : `A ${what} is needed: give the ${what} name.`;
+
+const trimDashes = (s: string): string => s.replace(/^-+|-+$/g, '');
+
+/**
+ * A name as a path segment: lowercase, letters and digits of any script (with
+ * their combining marks, so Devanagari or Thai names keep their vowel signs),
+ * each run of `-`, `_`, space, `/`, `.` as one `-`, everything else dropped,
+ * at most 255 UTF-8 bytes. `"Kestrel One"` and `"kestrel-one"` are one project
+ * on purpose. Returns "" when nothing survives; callers that need a name use
+ * `safeName`, which refuses instead.
+ *
+ * Other characters are dropped *before* runs are collapsed, so `"a - ! - b"`
+ * is `"a-b"`, not `"a--b"`.
+ */
+export function safe(name: string): string {
+  let out = '';
+  for (const ch of name.toLowerCase().trim()) {
+    if (KEEP.test(ch)) out += ch;
+    else if (SEPARATOR.test(ch)) {
+      if (!out.endsWith('-')) out += '-';
+    }
+  }
+  return trimDashes(cutBytes(trimDashes(out), MAX_BYTES));
+}
+
+/**
+ * `safe(name)`, refusing what would make no file name: a blank name (the
+ * message says a `what` is needed) or one with no letters or digits (`"🚀"`,
+ * `"!!!"`), which would otherwise collapse into "" and write into the parent.
+ */
+export function safeName(name: string, what: string): string {
+  if (!name || !name.trim()) throw refused(neededMessage(what));
+  const s = safe(name);
+  if (!s) {
+    throw refused(
+      `The ${what} name "${name.trim()}" has no letters or digits to make a filename from: use a name with at least one letter or digit.`,
+    );
+  }
+  return s;
+}
+
+/**
+ * A scope, `project` or `project/worktree`: each part through `safe`, empty
+ * parts dropped, at most two kept. `..`, `.`, a leading `/` and backslashes
+ * (treated as separators too, for Windows paths) can never survive, so nothing
+ * is written outside the vault.
+ */
+export function safeScope(scope: string): string {
+  if (!scope || !scope.trim()) throw refused(neededMessage('project'));
+  const parts = scope
+    .split(/[/\\]/)
+    .map(safe)
+    .filter((p) => p !== '')
+    .slice(0, 2);
+  if (parts.length === 0) {
+    throw refused(
+      `The project "${scope.trim()}" has no letters or digits to make a filename from: use a name with at least one letter or digit.`,
+    );
+  }
+  return parts.join('/');
+}
+
+/** The project a scope belongs to: worktree scopes roll up into it. */
+export function rootProject(scope: string): string {
+  return scope.split(/[/\\]/)[0] ?? '';
+}

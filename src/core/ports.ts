@@ -1,0 +1,109 @@
+// The ports the core needs from the outside world. Adapters implement them
+// over real files, sql.js and git; the core never touches I/O itself.
+import type { Checkpoint, GitState, Plan, Touch } from './model';
+
+/** A note as it lies in `uncommitted.md`: no session id, that is derived. */
+export interface NoteLine {
+  text: string;
+  agent: string;
+  ts: number;
+}
+
+export interface PlanInput {
+  project: string;
+  agent: string;
+  ts: number;
+  text: string;
+}
+
+/** The record: markdown files in the vault. Every whole-file write is atomic. */
+export interface VaultPort {
+  readonly root: string;
+  /** Every scope that has a folder: `project` and `project/worktree`. */
+  scopes(): Promise<string[]>;
+  /** Checkpoints of this scope's folder only (not its worktree sub-folders), unparseable files skipped. */
+  checkpoints(scope: string): Promise<Checkpoint[]>;
+  /**
+   * Claims `<stamp(stampTs)>-<agent>.md` with an exclusive create, stepping the
+   * stamp forward a second on a clash (up to 60 times), and writes `cp` with its
+   * session set to the claimed id. Returns the id and the absolute path.
+   */
+  createCheckpoint(scope: string, cp: Checkpoint, stampTs: number): Promise<{ id: string; path: string }>;
+  notes(scope: string): Promise<NoteLine[]>;
+  /** One O_APPEND line: the cost does not grow with the notes already there. */
+  appendNote(scope: string, note: NoteLine): Promise<void>;
+  /** Rewrites `uncommitted.md` from what is still open; deletes it when nothing is. */
+  replaceNotes(scope: string, notes: NoteLine[]): Promise<void>;
+  createPlan(scope: string, plan: PlanInput): Promise<Plan>;
+  plans(scope: string): Promise<Plan[]>;
+  /** Runs `fn` holding the scope's cross-process lock. */
+  withScopeLock<T>(scope: string, fn: () => Promise<T>): Promise<T>;
+  /** Absolute path of a vault-relative slug's markdown file. */
+  pathOf(slug: string): string;
+}
+
+/** Per scope, what the index knows of its checkpoints. */
+export interface ScopeSummary {
+  scope: string;
+  checkpoints: number;
+  lastCheckpoint: number;
+  lastAgent: string;
+}
+
+export interface ScopeNote extends NoteLine {
+  scope: string;
+}
+
+export interface RefreshStats {
+  checkpointsParsed: number;
+  checkpointsRemoved: number;
+  scopesScanned: number;
+  notesScopesRead: number;
+}
+
+/** A dead end recorded in some checkpoint's "Didn't work". */
+export interface DeadEnd {
+  text: string;
+  session: string;
+  project: string;
+  agent: string;
+  ts: number;
+  slug: string;
+}
+
+/**
+ * The cache: a sql.js index kept fresh incrementally from the vault. Anything
+ * it says can be rebuilt from the vault.
+ */
+export interface IndexPort {
+  refresh(): Promise<RefreshStats>;
+  summaries(): ScopeSummary[];
+  openNotes(): ScopeNote[];
+  touching(path: string): Touch[];
+  deadEnds(): DeadEnd[];
+  checkpointCount(): number;
+  /** Persists atomically under a lock; a busy lock just skips (it is a cache). */
+  save(): Promise<void>;
+  close(): void;
+}
+
+export interface ClockPort {
+  /** Unix seconds. */
+  now(): number;
+}
+
+export interface GitPort {
+  state(): Promise<GitState>;
+}
+
+/** A note the vault refused, waiting beside the index to be written out. */
+export interface PendingNote extends ScopeNote {
+  id: string;
+}
+
+/** Notes that exist nowhere else until the vault takes them: never dropped by a rebuild. */
+export interface PendingPort {
+  add(scope: string, note: NoteLine): Promise<void>;
+  list(): Promise<PendingNote[]>;
+  remove(id: string): Promise<void>;
+}

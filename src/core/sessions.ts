@@ -1,0 +1,83 @@
+// The rules of open sessions, derived from working notes alone: a session is
+// an agent's run of notes in a scope, opened by its first note and closed when
+// a checkpoint folds it. Keeping no other state means a deleted index or a
+// vault copied to another machine loses no session.
+import type { Note } from './model';
+import type { NoteLine } from './ports';
+import { stamp } from './time';
+
+export const ABANDON_AFTER = 6 * 3600;
+export const PARALLEL_GRACE = 30 * 60;
+export const QUIET_AFTER = 14 * 86400;
+
+export interface OpenSession {
+  id: string;
+  scope: string;
+  agent: string;
+  start: number;
+  lastActivity: number;
+  notes: Note[];
+}
+
+/** The id of an open session: its start stamp and agent, the shape of the checkpoint that will close it. */
+export const sessionId = (start: number, agent: string): string => `${stamp(start)}-${agent}`;
+
+/** Groups a scope's notes into one open session per agent, notes in the order written. */
+export function openSessions(scope: string, lines: NoteLine[]): OpenSession[] {
+  const byAgent = new Map<string, NoteLine[]>();
+  for (const line of lines) {
+    const list = byAgent.get(line.agent) ?? [];
+    list.push(line);
+    byAgent.set(line.agent, list);
+  }
+  const sessions: OpenSession[] = [];
+  for (const [agent, list] of byAgent) {
+    // Stable sort keeps same-second notes in file order.
+    const sorted = [...list].sort((a, b) => a.ts - b.ts);
+    const start = sorted[0].ts;
+    const id = sessionId(start, agent);
+    sessions.push({
+      id,
+      scope,
+      agent,
+      start,
+      lastActivity: sorted[sorted.length - 1].ts,
+      notes: sorted.map((n) => ({ ...n, session: id })),
+    });
+  }
+  return sessions.sort((a, b) => a.start - b.start || a.agent.localeCompare(b.agent));
+}
+
+export const isAbandoned = (s: OpenSession, now: number): boolean => now - s.lastActivity > ABANDON_AFTER;
+
+/**
+ * Which open sessions a checkpoint by `agent` folds: its own, and any other
+ * agent's that has been silent past the grace period. A parallel agent still at
+ * work keeps its notes for its own checkpoint.
+ */
+export function sessionsToFold(sessions: OpenSession[], agent: string, now: number): OpenSession[] {
+  return sessions.filter((s) => s.agent === agent || now - s.lastActivity > PARALLEL_GRACE);
+}
+
+/**
+ * Appends folded notes to State. They are never dropped because the agent also
+ * wrote a State of its own: the notes are what happened, the State a summary.
+ */
+export function foldIntoState(state: string, notes: Note[], agent: string): string {
+  if (notes.length === 0) return state;
+  const lines = notes.map((n) => (n.agent === agent ? `- ${n.text}` : `- (${n.agent}) ${n.text}`));
+  const recorded = `Recorded during the session:\n${lines.join('\n')}`;
+  return state.trim() ? `${state.trim()}\n\n${recorded}` : recorded;
+}
+
+/** The State of an auto-closed checkpoint: it says plainly that nobody handed this over. */
+export function autoClosedState(silentFor: number): string {
+  const hours = Math.floor(silentFor / 3600);
+  return (
+    `closed automatically — no activity for ${hours}h, past the ${ABANDON_AFTER / 3600}h abandonment window; ` +
+    'nobody reviewed this session; this is not a real handoff'
+  );
+}
+
+export const isQuiet = (lastCheckpoint: number, now: number): boolean =>
+  lastCheckpoint <= 0 || now - lastCheckpoint > QUIET_AFTER;
