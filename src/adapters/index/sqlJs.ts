@@ -7,10 +7,17 @@ import initSqlJs, { type SqlJsStatic } from 'sql.js';
 
 let loading: Promise<SqlJsStatic> | undefined;
 
+// Bundled: dist/sql-wasm.wasm beside the bundle. From sources (tests):
+// src/adapters/index -> the repository's node_modules.
+const CANDIDATES = [
+  path.join(__dirname, 'sql-wasm.wasm'),
+  path.join(__dirname, '..', '..', '..', 'node_modules', 'sql.js', 'dist', 'sql-wasm.wasm'),
+];
+
 function wasmPath(): string {
-  const beside = path.join(__dirname, 'sql-wasm.wasm');
-  if (fs.existsSync(beside)) return beside;
-  return require.resolve('sql.js/dist/sql-wasm.wasm');
+  const found = CANDIDATES.find((p) => fs.existsSync(p));
+  if (!found) throw new Error(`sql-wasm.wasm is missing (looked in ${CANDIDATES.join(', ')}); rebuild with npm run build.`);
+  return found;
 }
 
 /** Loads the WASM module once per process. */
