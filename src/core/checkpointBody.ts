@@ -43,14 +43,15 @@ const HEADING = /^##[ \t]+(.*)$/;
 const BULLET = /^[ \t]*[-*+](?:[ \t]+(.*))?$/;
 
 /**
- * Prose as it can be stored: CRLF becomes LF, leading blank (whitespace-only)
+ * Prose as it can be stored: CRLF (and any run of CRs before a LF, which an
+ * editor would show as one line end) becomes LF, leading blank (whitespace-only)
  * lines and trailing whitespace of the whole text go. A blank line separates a
  * heading from its text, so neither edge could be told apart on reading; with
  * them gone, `parseBody(renderBody(f))` gives back exactly `normalizeProse` of
  * every prose field.
  */
 export function normalizeProse(s: string): string {
-  return s.replace(/\r\n/g, '\n').replace(/^(?:[^\S\n]*\n)+/, '').trimEnd();
+  return s.replace(/\r+\n/g, '\n').replace(/^(?:[^\S\n]*\n)+/, '').trimEnd();
 }
 
 /**
@@ -134,7 +135,7 @@ function readItems(lines: string[]): string[] {
 export function parseBody(body: string): Partial<CheckpointFields> {
   const collected = new Map<Section, string[][]>();
   let current: string[] | null = null;
-  for (const line of body.replace(/\r\n/g, '\n').split('\n')) {
+  for (const line of body.replace(/\r+\n/g, '\n').split('\n')) {
     const h = HEADING.exec(line);
     if (h) {
       const section = BY_HEADING.get(headingKey(h[1] ?? ''));

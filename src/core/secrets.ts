@@ -42,8 +42,10 @@ const PEM_WHOLE = /-----BEGIN [A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----[\s\S]*?-----
 // text: losing the words after it is cheaper than leaking the key.
 const PEM_TORN = /-----BEGIN [A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----[\s\S]*$/g;
 
-const AUTH_HEADER = /(\b(?:Proxy-)?Authorization\s*[:=]\s*["']?(?:(?:Bearer|Basic|Token|Digest)\s+)?)([^\s"',;]+)/gi;
-const BEARER = /(\bBearer\s+)([A-Za-z0-9._~+/-]{16,}=*)/g;
+// Without a scheme, "Authorization: handled by the middleware" is prose; only
+// a long value with a digit in it is taken for a raw token.
+const AUTH_HEADER = /(\b(?:Proxy-)?Authorization\s*[:=]\s*["']?((?:Bearer|Basic|Token|Digest)\s+)?)([^\s"',;]+)/gi;
+const BEARER = /(\bBearer\s+)((?=[A-Za-z0-9._~+/-]*[0-9])[A-Za-z0-9._~+/-]{16,}=*)/g;
 const URL_PASSWORD = /(\b[a-z][a-z0-9+.-]{0,30}:\/\/[^\s:/@]+:)([^\s@/]+)(@)/gi;
 
 // Prefix segments are bounded so a long `a-a-a-…` line costs linear time.
@@ -87,8 +89,9 @@ const MASKERS: Masker[] = [
   replaceAll(PEM_TORN, () => REDACTED),
   ...TOKENS.map((re) => replaceAll(re, () => REDACTED)),
   (text, hit) =>
-    text.replace(AUTH_HEADER, (whole: string, head: string, value: string) => {
+    text.replace(AUTH_HEADER, (whole: string, head: string, scheme: string | undefined, value: string) => {
       if (value.startsWith(REDACTED) || value.startsWith('$')) return whole;
+      if (!scheme && !/^(?=.*[0-9]).{16,}$/.test(value)) return whole;
       hit();
       return `${head}${REDACTED}`;
     }),

@@ -100,8 +100,13 @@ describe('parseBody', () => {
 
   it('leaves a missing section absent, not empty', () => {
     const got = parseBody('## Task\n\nonly a task\n');
-    assert.deepEqual(got, { task: 'only a task' });
     assert.equal(got.decisions, undefined);
+    assert.ok(!('next' in got));
+    assert.deepEqual(got, { task: 'only a task' });
+  });
+
+  it('leaves a heading with nothing under it absent too', () => {
+    assert.deepEqual(parseBody('## Decisions\n\n(none)\n\n## State\n\n  \n## Task\n\nt\n'), { task: 't' });
   });
 
   it('ignores text before the first heading and unknown headings', () => {

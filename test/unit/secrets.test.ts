@@ -39,6 +39,7 @@ const SECRETS: [string, string, string][] = [
   ['access_key', 'aws_secret_access_key=wJalrXUtnFEMI/K7MDENG', `aws_secret_access_key=${REDACTED}`],
   ['dotted key', 'github.token: abc123', `github.token: ${REDACTED}`],
   ['Authorization header', `curl -H "Authorization: Bearer ${rnd(40)}" x`, `curl -H "Authorization: Bearer ${REDACTED}" x`],
+  ['raw Authorization value', `Authorization: ${rnd(32)}`, `Authorization: ${REDACTED}`],
   ['Basic auth header', `Authorization: Basic ${rnd(24)}==`, `Authorization: Basic ${REDACTED}`],
   ['bare bearer token', `Bearer ${rnd(30)}.${rnd(20)}`, `Bearer ${REDACTED}`],
   ['password in a URL', 'postgres://app:pa55word@db:5432/app', `postgres://app:${REDACTED}@db:5432/app`],
@@ -74,6 +75,8 @@ const NOT_SECRETS = [
   'TOKEN_EXPIRY_SECONDS',
   'the `secretStorage` API',
   'Кестрел: пароль сброшен, тесты проходят',
+  'Authorization: handled by the middleware',
+  'Bearer authenticationscheme is documented in RFC 6750',
 ];
 
 describe('maskSecrets', () => {

@@ -45,6 +45,9 @@ const LOOKS_TYPED = /^(?:[-+]?\.?[0-9]|[-+]?\.(?:inf|nan)$|(?:true|false|yes|no|
  */
 function isPlain(s: string): boolean {
   if (s === '' || s !== s.trim() || hasUnprintable(s) || /[\n\r\t]/.test(s)) return false;
+  // Checkpoint ids start with digits but hold letters, so no YAML reader takes
+  // them for a number or a date; writing them plain matches what Logos writes.
+  if (/^\d{8}-\d{6}-[\p{L}\p{N}-]*\p{L}[\p{L}\p{N}-]*$/u.test(s)) return true;
   if (/^[-?:,[\]{}#&*!|>'"%@`]/.test(s) || LOOKS_TYPED.test(s)) return false;
   if (s.includes(': ') || s.includes(' #') || s.endsWith(':')) return false;
   try {
@@ -112,7 +115,7 @@ function extraLines(extra: Record<string, unknown>): string {
     if (MODELLED.has(key) || key === '__proto__' || value === undefined) continue;
     try {
       const text = dump({ [key]: value }, { lineWidth: -1, skipInvalid: true });
-      if (text.startsWith('{}') || /^(?:---|\.\.\.)/m.test(text)) continue;
+      if (text.startsWith('{}') || /^(?:---|\.\.\.)(?:[ \t]|$)/m.test(text)) continue;
       out += text.endsWith('\n') ? text : `${text}\n`;
     } catch {
       // A value js-yaml cannot represent (a cycle, a BigInt) is not worth a lost checkpoint.
@@ -184,7 +187,7 @@ function loadRecord(yaml: string, schema: Schema): Record<string, unknown> {
  * YAML gives empty frontmatter; the body is read all the same.
  */
 function splitFile(text: string): Front {
-  const src = text.replace(/^\ufeff/, '').replace(/\r\n/g, '\n');
+  const src = text.replace(/^\ufeff/, '').replace(/\r+\n/g, '\n');
   const lines = src.split('\n');
   if (lines[0]?.trimEnd() !== '---') return { typed: {}, raw: {}, body: src };
   const close = lines.findIndex((line, i) => i > 0 && line.trimEnd() === '---');
