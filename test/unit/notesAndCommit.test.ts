@@ -145,3 +145,27 @@ describe('working notes and commit', () => {
     );
   });
 });
+
+describe('file modes', () => {
+  it('creates vault files 0600 and folders 0700', async () => {
+    const v = tempVault();
+    try {
+      await v.baton.note('kestrel/wt', 'claude', 'n');
+      await v.baton.commit({ scope: 'kestrel', agent: 'claude', fields: { task: 't' } });
+      await v.baton.savePlan('kestrel', 'claude', 'p');
+      const walk = (dir: string): void => {
+        for (const e of fs.readdirSync(dir, { withFileTypes: true })) {
+          const full = path.join(dir, e.name);
+          const mode = fs.statSync(full).mode & 0o777;
+          if (e.isDirectory()) {
+            assert.equal(mode, 0o700, full);
+            walk(full);
+          } else assert.equal(mode, 0o600, full);
+        }
+      };
+      walk(path.join(v.root, 'sessions'));
+    } finally {
+      v.cleanup();
+    }
+  });
+});
