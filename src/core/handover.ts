@@ -29,7 +29,7 @@ export function renderHandover(h: HandoverInput, now: number): string {
     out.push(...bullets('Blockers', cp.blockers));
     out.push(...bullets('Decisions', cp.decisions));
     out.push(...bullets('Open questions', cp.questions));
-    if (cp.state) out.push('State:', ...cp.state.split('\n').map((l) => `  ${l}`));
+    if (cp.state) out.push('State:', ...cp.state.split('\n').map((l) => (l ? `  ${l}` : '')));
     out.push(...bullets('Files', cp.files));
     if (cp.next) out.push(`Next: ${cp.next}`);
   } else {

@@ -1,0 +1,84 @@
+// The composition root: adapters -> core -> VS Code layer. Two lifetimes: what
+// lives as long as the extension (views, commands, editor surfaces) is built
+// here; what lives as long as one vault folder (core, index, watcher) is the
+// BatonHost's VaultSession, rebuilt when `baton.vault` changes.
+//
+// Activation returns without touching the vault: the first look at it is
+// scheduled after, so a window opening with Baton's views does not wait on a
+// vault scan.
+import type * as vscode from 'vscode';
+import type { BatonApi } from './vscode/api';
+import { BatonHost } from './vscode/batonHost';
+import { registerCommands } from './vscode/commands/registerCommands';
+import { EditorController } from './vscode/editor/editorController';
+import { FileTouches } from './vscode/editor/fileTouches';
+import { HandoverDocuments } from './vscode/handoverDocuments';
+import { registerLmTools } from './vscode/lmTools';
+import { registerMcpProvider } from './vscode/mcpProvider';
+import { createLog } from './vscode/log';
+import { ProjectScope } from './vscode/projectScope';
+import { StatusBar } from './vscode/statusBar';
+import { BatonViews } from './vscode/views/views';
+
+let host: BatonHost | undefined;
+
+export function activate(context: vscode.ExtensionContext): BatonApi {
+  const log = createLog();
+  const project = new ProjectScope(context.workspaceState);
+  host = new BatonHost(log, project);
+  const files = new FileTouches(host);
+  const docs = new HandoverDocuments();
+  const views = new BatonViews(host, files, log);
+  const status = new StatusBar(host, log);
+  context.subscriptions.push(
+    log,
+    project,
+    host,
+    docs,
+    views,
+    status,
+    new EditorController(host, files, log),
+    ...registerCommands(host, files, docs, log),
+  );
+  // Agent surfaces (feature-detected inside: older VS Code builds get none).
+  // They ask the host each time, since the core is rebuilt when the vault moves.
+  // Each is optional: one an editor build refuses must not take the views down.
+  const h = host;
+  const optional = (what: string, register: () => unknown): void => {
+    try {
+      register();
+    } catch (err) {
+      log.error(`${what} not available in this VS Code`, err);
+    }
+  };
+  optional('Language-model tools', () =>
+    registerLmTools(context, () => h.session.baton, () => h.project.current, { changed: (scope) => h.session.changed([scope]) }),
+  );
+  optional('The MCP server provider', () => registerMcpProvider(context, { vault: () => h.session.root, onDidChange: h.onDidChangeVault }));
+
+  const first = new Promise<void>((resolve) => setTimeout(resolve, 0)).then(() => h.ready());
+  first.catch((err) => log.error('The first look at the vault failed', err));
+  return {
+    ready: () => first,
+    get vaultRoot() {
+      return h.session.root;
+    },
+    get project() {
+      return h.project.current;
+    },
+    get vaultState() {
+      return h.state;
+    },
+    views: { projects: views.projects, checkpoints: views.checkpoints, abandoned: views.abandoned, plans: views.plans, thisFile: views.thisFile },
+    onDidRefresh: h.onDidChange,
+    get statusText() {
+      return status.text;
+    },
+  };
+}
+
+/** Saves the index so the next start rescans less; the host's disposal (by subscriptions) follows. */
+export async function deactivate(): Promise<void> {
+  await host?.flush();
+  host = undefined;
+}

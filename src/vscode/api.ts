@@ -1,0 +1,26 @@
+// What `activate()` returns: a small API for the integration tests (and any
+// extension that wants Baton's views' data) to read what the views hold
+// without scraping the DOM, and to wait for the first look at the vault.
+import type * as vscode from 'vscode';
+import type { Node } from './views/nodes';
+
+export interface BatonApi {
+  /** Resolves after the first refresh (activation itself does not wait for the vault). */
+  ready(): Promise<void>;
+  /** The vault folder in use. */
+  readonly vaultRoot: string;
+  /** The scope the views follow. */
+  readonly project: string | undefined;
+  readonly vaultState: string;
+  readonly views: {
+    projects: vscode.TreeDataProvider<Node>;
+    checkpoints: vscode.TreeDataProvider<Node>;
+    abandoned: vscode.TreeDataProvider<Node>;
+    plans: vscode.TreeDataProvider<Node>;
+    thisFile: vscode.TreeDataProvider<Node>;
+  };
+  /** Fires after the views were told to refresh (a vault change, a project switch). */
+  readonly onDidRefresh: vscode.Event<unknown>;
+  /** The status bar's text as shown. */
+  readonly statusText: string;
+}

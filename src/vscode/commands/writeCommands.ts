@@ -1,0 +1,178 @@
+// Commands that write to the vault as a person: Commit Checkpoint, Hand Off…
+// and Add Working Note. They write exactly what the CLI would (the same core
+// call, the same git state), under the `baton.agentName` agent.
+import * as vscode from 'vscode';
+import type { CommitResult } from '../../core/baton';
+import type { CheckpointFields, GitState } from '../../core/model';
+import { readGitState } from '../../adapters/git/gitState';
+import { systemClock } from '../../adapters/openBaton';
+import { plainLabel } from '../../core/lensText';
+import { age } from '../../core/time';
+import type { BatonHost } from '../batonHost';
+import { gitAllowed } from '../config';
+import type { Log } from '../log';
+import type { Args } from './args';
+import { asArgs, inform, list, showFailure, str } from './args';
+import type { CommitAnswers } from './commitInput';
+import { askCommit } from './commitInput';
+import { pickProject } from './pickProject';
+
+const FIELD_KEYS = ['task', 'intent', 'state', 'next', 'decided', 'failed', 'verified', 'blockers', 'files'];
+/** Agents people hand off to most; the vault's own agents are offered first. */
+const COMMON_AGENTS = ['claude', 'codex', 'cursor', 'copilot', 'gemini', 'aider'];
+
+export class WriteCommands {
+  constructor(
+    private readonly host: BatonHost,
+    private readonly log: Log,
+  ) {}
+
+  /** Commit Checkpoint: prompts step by step unless `args` carries the fields. */
+  commit = (arg?: unknown): Promise<CommitResult | undefined> => this.commitWith(asArgs(arg), str(asArgs(arg).handoffTo ?? asArgs(arg).to));
+
+  /** Hand Off…: who takes over (picked or typed), then the same fields. */
+  handOff = async (arg?: unknown): Promise<CommitResult | undefined> => {
+    const args = asArgs(arg);
+    const to = str(args.to ?? args.handoffTo) ?? (await this.pickAgent());
+    return to ? this.commitWith(args, to) : undefined;
+  };
+
+  /** Add Working Note: one line to the person's open session in the current project. */
+  addNote = async (arg?: unknown): Promise<{ durable: boolean } | undefined> => {
+    const args = asArgs(arg);
+    const scope = str(args.project) ?? (await this.scope());
+    if (!scope) return undefined;
+    const text =
+      str(args.text) ??
+      (await vscode.window.showInputBox({
+        title: `Add Working Note to ${scope}`,
+        prompt: 'One line: what you tried, found or decided. It is folded into the next checkpoint.',
+        placeHolder: 'e.g. the annual toggle belongs in PricingTable',
+        ignoreFocusOut: true,
+      }));
+    if (!text?.trim()) return undefined;
+    try {
+      const r = await this.host.session.baton.note(scope, str(args.agent) ?? this.host.agent, text);
+      this.host.session.changed([scope]);
+      if (r.redactions) inform(`Masked ${r.redactions} secret(s) before writing the note.`);
+      if (!r.durable) void vscode.window.showWarningMessage(`The note is kept in the index but not yet in the vault: ${r.reason}`);
+      return { durable: r.durable };
+    } catch (err) {
+      showFailure(this.log, 'Adding the note', err);
+      return undefined;
+    }
+  };
+
+  private async commitWith(args: Args, handoffTo: string | undefined): Promise<CommitResult | undefined> {
+    const scope = str(args.project) ?? (await this.scope());
+    if (!scope) return undefined;
+    const agent = str(args.agent) ?? this.host.agent;
+    const fromArgs = FIELD_KEYS.some((k) => args[k] !== undefined);
+    try {
+      const git = await this.gitFor(scope);
+      let fields: Partial<CheckpointFields>;
+      if (fromArgs) {
+        fields = fieldsOf(args);
+      } else {
+        const answers = await askCommit({
+          title: handoffTo ? `Hand Off to ${handoffTo}` : `Commit Checkpoint to ${scope}`,
+          prefill: await this.prefill(scope, git),
+          notesHint: await this.notesHint(scope, agent),
+        });
+        if (!answers) return undefined;
+        fields = fieldsOf(answers);
+      }
+      const r = await this.host.session.baton.commit({ scope, agent, fields, handoffTo, git });
+      this.host.session.changed([scope]);
+      const extras = [r.folded ? `folded ${r.folded} note(s)` : '', r.redactions ? `masked ${r.redactions} secret(s)` : ''].filter(Boolean);
+      const what = handoffTo ? `Handed off to ${r.checkpoint.handoffTo}` : 'Checkpoint committed';
+      void vscode.window.showInformationMessage(`${what}: ${r.checkpoint.session}${extras.length ? ` (${extras.join(', ')})` : ''}.`, 'Open').then((pick) => {
+        if (pick) void vscode.window.showTextDocument(vscode.Uri.file(r.path), { preview: true });
+      });
+      return r;
+    } catch (err) {
+      showFailure(this.log, handoffTo ? 'Handing off' : 'Committing the checkpoint', err);
+      return undefined;
+    }
+  }
+
+  private async scope(): Promise<string | undefined> {
+    return this.host.project.current ?? (await pickProject(this.host, 'Which project? This workspace has none.'));
+  }
+
+  /**
+   * Git state of the workspace folder that is this project; none when the
+   * project was switched to one that is not open here (its git is elsewhere).
+   * In an untrusted workspace git is not run and the state says unreadable.
+   */
+  private async gitFor(scope: string): Promise<GitState | undefined> {
+    const folder = (vscode.workspace.workspaceFolders ?? []).find((f) => this.host.project.ofUri(f.uri) === scope);
+    if (!folder) return undefined;
+    return readGitState(folder.uri.fsPath, { enabled: gitAllowed() });
+  }
+
+  /** The last checkpoint's next step is the likeliest task; else a branch name says it. */
+  private async prefill(scope: string, git: GitState | undefined): Promise<Partial<CommitAnswers>> {
+    const latest = (await this.host.session.history(scope).catch(() => []))[0];
+    const branch = git?.branch && !/^(main|master|trunk|develop|dev)$/.test(git.branch) ? git.branch.replace(/^[^/]+\//, '').replace(/[-_]+/g, ' ') : '';
+    return { task: latest?.next || branch };
+  }
+
+  private async notesHint(scope: string, agent: string): Promise<string> {
+    const view = await this.host.session.baton.sessions(scope).catch(() => undefined);
+    const mine = view?.uncommitted.filter((n) => n.agent === agent) ?? [];
+    if (!view || view.uncommitted.length === 0) return '(Enter to skip)';
+    const now = systemClock.now();
+    const first = mine[0] ?? view.uncommitted[0];
+    return `Working notes are appended to it (${view.uncommitted.length} open, e.g. "${plainLabel(first.text, 50)}", ${age(now - first.ts)} ago).`;
+  }
+
+  private async pickAgent(): Promise<string | undefined> {
+    const known = new Set<string>();
+    try {
+      for (const c of await this.host.session.baton.continuity()) if (c.lastAgent) known.add(c.lastAgent);
+      const scope = this.host.project.current;
+      if (scope) for (const cp of (await this.host.session.history(scope)).slice(0, 50)) [cp.agent, cp.handoffTo].forEach((a) => a && known.add(a));
+    } catch (err) {
+      this.log.warn(`Listing known agents failed: ${String(err)}`);
+    }
+    known.delete(this.host.agent);
+    const names = [...known, ...COMMON_AGENTS.filter((a) => !known.has(a))];
+    const qp = vscode.window.createQuickPick();
+    qp.title = 'Hand Off to…';
+    qp.placeholder = 'Pick an agent or type a name (a person works too)';
+    const base = names.map((label) => ({ label: plainLabel(label, 40), description: known.has(label) ? 'seen in this vault' : undefined, name: label }));
+    qp.items = base;
+    return new Promise<string | undefined>((resolve) => {
+      let done = false;
+      const finish = (v: string | undefined): void => {
+        if (done) return;
+        done = true;
+        resolve(v);
+        qp.dispose();
+      };
+      qp.onDidChangeValue((v) => {
+        const typed = v.trim();
+        qp.items = typed && !names.includes(typed) ? [{ label: typed, description: 'hand off to this name', name: typed }, ...base] : base;
+      });
+      qp.onDidAccept(() => finish((qp.selectedItems[0] as (typeof base)[number] | undefined)?.name ?? str(qp.value)));
+      qp.onDidHide(() => finish(undefined));
+      qp.show();
+    });
+  }
+}
+
+function fieldsOf(a: Args | CommitAnswers): Partial<CheckpointFields> {
+  const r = a as Args;
+  return {
+    task: str(r.task) ?? '',
+    intent: str(r.intent) ?? '',
+    state: str(r.state) ?? '',
+    next: str(r.next) ?? '',
+    decisions: list(r.decided ?? r.decisions),
+    failed: list(r.failed),
+    verified: list(r.verified),
+    blockers: list(r.blockers),
+    files: list(r.files),
+  };
+}

@@ -1,0 +1,50 @@
+// The settings, typed once. This interface mirrors `contributes.configuration`
+// in package.json; everything else reads settings through `readConfig` and
+// asks `affects` whether a change concerns it, so no string key is spelled twice.
+import * as vscode from 'vscode';
+
+export interface BatonConfig {
+  /** The vault folder; "" means BATON_VAULT / LOGOS_VAULT / BRAIN_VAULT, then ~/baton. */
+  vault: string;
+  /** The agent name a person's own notes and checkpoints are recorded under. */
+  agentName: string;
+  codeLens: { enabled: boolean };
+  hover: { enabled: boolean };
+  statusBar: { enabled: boolean };
+  /** Git for checkpoints and "changed since" hovers; never used in an untrusted workspace whatever this says. */
+  git: { enabled: boolean };
+}
+
+export const SECTION = 'baton';
+
+export type ConfigKey = 'vault' | 'agentName' | 'codeLens' | 'hover' | 'statusBar' | 'git';
+
+export function readConfig(): BatonConfig {
+  const c = vscode.workspace.getConfiguration(SECTION);
+  return {
+    vault: (c.get<string>('vault') ?? '').trim(),
+    agentName: (c.get<string>('agentName') ?? '').trim() || 'human',
+    codeLens: { enabled: c.get<boolean>('codeLens.enabled') ?? true },
+    hover: { enabled: c.get<boolean>('hover.enabled') ?? true },
+    statusBar: { enabled: c.get<boolean>('statusBar.enabled') ?? true },
+    git: { enabled: c.get<boolean>('git.enabled') ?? true },
+  };
+}
+
+/** Does this change concern `key` (or, without one, any Baton setting)? */
+export function affects(e: vscode.ConfigurationChangeEvent, key?: ConfigKey): boolean {
+  return e.affectsConfiguration(key ? `${SECTION}.${key}` : SECTION);
+}
+
+/**
+ * Git may run only when the person allows it and the workspace is trusted: a
+ * repository's config can start programs (fsmonitor, filters).
+ */
+export function gitAllowed(config: BatonConfig = readConfig()): boolean {
+  return config.git.enabled && vscode.workspace.isTrusted;
+}
+
+/** Writes the vault folder where the person keeps it: the user settings, so every window agrees. */
+export async function setVault(folder: string): Promise<void> {
+  await vscode.workspace.getConfiguration(SECTION).update('vault', folder, vscode.ConfigurationTarget.Global);
+}

@@ -1,0 +1,51 @@
+// The file-level CodeLens: "3 checkpoints · last: fix checkout crash · claude ·
+// 2h ago" on line 0 of a file that checkpoints touched. Positions are given
+// cheaply in provideCodeLenses (one cached index lookup); the title is built
+// only when the lens is shown, in resolveCodeLens.
+import * as vscode from 'vscode';
+import type { Touch } from '../../core/model';
+import { lensTitle, lensTooltip } from '../../core/lensText';
+import { systemClock } from '../../adapters/openBaton';
+import { Commands } from '../ids';
+import type { Log } from '../log';
+import type { FileTouches } from './fileTouches';
+
+class TouchLens extends vscode.CodeLens {
+  constructor(
+    range: vscode.Range,
+    readonly uri: vscode.Uri,
+    readonly touches: Touch[],
+  ) {
+    super(range);
+  }
+}
+
+export class CheckpointCodeLensProvider implements vscode.CodeLensProvider<TouchLens> {
+  constructor(
+    private readonly files: FileTouches,
+    private readonly log: Log,
+    /** Fired when the vault changed: lenses are asked for again. */
+    readonly onDidChangeCodeLenses: vscode.Event<void>,
+  ) {}
+
+  async provideCodeLenses(document: vscode.TextDocument, token: vscode.CancellationToken): Promise<TouchLens[]> {
+    try {
+      const touches = await this.files.of(document.uri);
+      if (token.isCancellationRequested || touches.length === 0) return [];
+      return [new TouchLens(new vscode.Range(0, 0, 0, 0), document.uri, touches)];
+    } catch (err) {
+      this.log.error(`CodeLens for ${document.uri.fsPath} failed`, err);
+      return [];
+    }
+  }
+
+  resolveCodeLens(lens: TouchLens): TouchLens {
+    lens.command = {
+      title: lensTitle(lens.touches, systemClock.now()),
+      tooltip: lensTooltip(lens.touches),
+      command: Commands.showFileCheckpoints,
+      arguments: [lens.uri],
+    };
+    return lens;
+  }
+}

@@ -1,0 +1,51 @@
+// Controllers decide, providers provide: this registers the CodeLens and hover
+// providers while their settings allow and disposes them when turned off, and
+// tells the lenses to refresh when the vault changes.
+import * as vscode from 'vscode';
+import type { BatonHost } from '../batonHost';
+import { affects, readConfig } from '../config';
+import { Disposable } from '../lifecycle';
+import type { Log } from '../log';
+import { CheckpointCodeLensProvider } from './codeLensProvider';
+import type { FileTouches } from './fileTouches';
+import { CheckpointHoverProvider } from './hoverProvider';
+
+const FILES: vscode.DocumentSelector = { scheme: 'file' };
+
+export class EditorController extends Disposable {
+  private lens: vscode.Disposable | undefined;
+  private hover: vscode.Disposable | undefined;
+  private readonly lensChanged = this.register(new vscode.EventEmitter<void>());
+
+  constructor(
+    private readonly host: BatonHost,
+    private readonly files: FileTouches,
+    private readonly log: Log,
+  ) {
+    super();
+    this.register(host.onDidChange(() => this.lensChanged.fire()));
+    this.register(
+      vscode.workspace.onDidChangeConfiguration((e) => {
+        if (affects(e, 'codeLens') || affects(e, 'hover')) this.apply();
+      }),
+    );
+    this.register({ dispose: () => (this.lens?.dispose(), this.hover?.dispose()) });
+    this.apply();
+  }
+
+  private apply(): void {
+    const config = readConfig();
+    if (config.codeLens.enabled && !this.lens) {
+      this.lens = vscode.languages.registerCodeLensProvider(FILES, new CheckpointCodeLensProvider(this.files, this.log, this.lensChanged.event));
+    } else if (!config.codeLens.enabled && this.lens) {
+      this.lens.dispose();
+      this.lens = undefined;
+    }
+    if (config.hover.enabled && !this.hover) {
+      this.hover = vscode.languages.registerHoverProvider(FILES, new CheckpointHoverProvider(this.host, this.files, this.log));
+    } else if (!config.hover.enabled && this.hover) {
+      this.hover.dispose();
+      this.hover = undefined;
+    }
+  }
+}

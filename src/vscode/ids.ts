@@ -1,0 +1,59 @@
+// Every identifier the manifest and the code share, in one place: the menus'
+// `when` clauses in package.json match these strings, so a typo here is a menu
+// that silently never shows. test/integration checks the manifest against them.
+
+export const VIEW_CONTAINER = 'baton';
+
+export const Views = {
+  projects: 'baton.projects',
+  checkpoints: 'baton.checkpoints',
+  abandoned: 'baton.abandoned',
+  plans: 'baton.plans',
+  thisFile: 'baton.thisFile',
+} as const;
+
+export const Commands = {
+  commitCheckpoint: 'baton.commitCheckpoint',
+  handOff: 'baton.handOff',
+  addNote: 'baton.addNote',
+  resume: 'baton.resume',
+  copyHandover: 'baton.copyHandover',
+  closeAbandoned: 'baton.closeAbandoned',
+  showFileCheckpoints: 'baton.showFileCheckpoints',
+  openCheckpoint: 'baton.openCheckpoint',
+  openPlan: 'baton.openPlan',
+  switchProject: 'baton.switchProject',
+  refresh: 'baton.refresh',
+  rebuildIndex: 'baton.rebuildIndex',
+  chooseVault: 'baton.chooseVault',
+  showLog: 'baton.showLog',
+} as const;
+
+/** `contextValue`s of tree items; menus match them with `viewItem == …`. */
+export const ContextValues = {
+  project: 'baton.project',
+  currentProject: 'baton.project.current',
+  scope: 'baton.scope',
+  checkpoint: 'baton.checkpoint',
+  section: 'baton.section',
+  sectionItem: 'baton.sectionItem',
+  abandoned: 'baton.abandoned',
+  plan: 'baton.plan',
+  planGroup: 'baton.planGroup',
+  touch: 'baton.touch',
+  more: 'baton.more',
+} as const;
+
+/** Context keys set with `setContext`; the welcome views switch on them. */
+export const ContextKeys = {
+  /** One of VaultState. */
+  vaultState: 'baton.vaultState',
+  /** One of ThisFileState. */
+  thisFile: 'baton.thisFile',
+} as const;
+
+export type VaultState = 'loading' | 'noVault' | 'empty' | 'unreadable' | 'ready';
+export type ThisFileState = 'noEditor' | 'none' | 'some';
+
+/** The URI scheme of the read-only hand-over documents Resume opens. */
+export const HANDOVER_SCHEME = 'baton-handover';

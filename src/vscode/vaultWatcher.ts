@@ -1,0 +1,51 @@
+// Watches the vault's markdown files, wherever the vault lies. A
+// RelativePattern on a folder outside the workspace is watched too (the
+// editor's own workspace watcher would not see it), so a checkpoint an agent's
+// CLI writes from another process reaches the views within a second.
+import * as vscode from 'vscode';
+import { Disposable, timerDisposable } from './lifecycle';
+import type { Log } from './log';
+
+/** Long enough to gather one commit's burst (checkpoint, notes rewrite, temp renames), short enough to feel live. */
+const DEBOUNCE_MS = 300;
+/** An agent writing notes non-stop must not postpone the views forever. */
+const MAX_WAIT_MS = 1000;
+
+export class VaultWatcher extends Disposable {
+  private readonly emitter = this.register(new vscode.EventEmitter<string[]>());
+  /** The absolute paths that changed since the last event, after a quiet spell. */
+  readonly onDidChange = this.emitter.event;
+  private pending = new Set<string>();
+  private timer: ReturnType<typeof setTimeout> | undefined;
+  private firstAt = 0;
+
+  constructor(root: string, log: Log) {
+    super();
+    try {
+      const watcher = this.register(vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(vscode.Uri.file(root), '**/*.md')));
+      const note = (uri: vscode.Uri): void => this.note(uri.fsPath);
+      this.register(watcher.onDidCreate(note));
+      this.register(watcher.onDidChange(note));
+      this.register(watcher.onDidDelete(note));
+    } catch (err) {
+      // Without a watcher Baton still works; the views update on Refresh and after its own writes.
+      log.error(`Could not watch the vault at ${root}`, err);
+    }
+    this.register(timerDisposable(() => this.timer && clearTimeout(this.timer)));
+  }
+
+  private note(file: string): void {
+    if (this.pending.size === 0) this.firstAt = Date.now();
+    this.pending.add(file);
+    if (this.timer) {
+      if (Date.now() - this.firstAt > MAX_WAIT_MS) return;
+      clearTimeout(this.timer);
+    }
+    this.timer = setTimeout(() => {
+      this.timer = undefined;
+      const files = [...this.pending];
+      this.pending = new Set();
+      if (!this.isDisposed) this.emitter.fire(files);
+    }, DEBOUNCE_MS);
+  }
+}

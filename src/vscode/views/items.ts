@@ -1,0 +1,180 @@
+// How each node looks: one function for every view, so a checkpoint reads the
+// same in Projects, Checkpoints and This File. Labels are plain text (tree
+// labels render no markdown); tooltips go through textTooltip, which escapes.
+import * as vscode from 'vscode';
+import type { Checkpoint } from '../../core/model';
+import { plainLabel } from '../../core/lensText';
+import { age } from '../../core/time';
+import { Commands, ContextValues } from '../ids';
+import { textTooltip } from '../markdown';
+import type { Node } from './nodes';
+import { SECTION_TITLES, sectionItems } from './nodes';
+
+export interface ItemContext {
+  now: number;
+  /** Absolute file of a vault slug, undefined when it would leave the vault. */
+  fileOf(slug: string): string | undefined;
+}
+
+const icon = (id: string, color?: string): vscode.ThemeIcon => new vscode.ThemeIcon(id, color ? new vscode.ThemeColor(color) : undefined);
+const ago = (now: number, ts: number): string => (ts > 0 ? `${age(now - ts)} ago` : 'undated');
+
+export function toTreeItem(node: Node, ctx: ItemContext): vscode.TreeItem {
+  switch (node.kind) {
+    case 'project':
+      return projectItem(node, ctx);
+    case 'scope': {
+      const item = new vscode.TreeItem(node.scope.slice(node.scope.indexOf('/') + 1), vscode.TreeItemCollapsibleState.Collapsed);
+      item.id = `scope:${node.scope}`;
+      item.description = node.current ? 'worktree · current' : 'worktree';
+      item.iconPath = icon('git-branch');
+      item.contextValue = ContextValues.scope;
+      item.tooltip = textTooltip(node.scope, ['A linked worktree of the project: its own checkpoints and notes.']);
+      return item;
+    }
+    case 'checkpoint':
+      return checkpointItem(node.checkpoint, ctx);
+    case 'section': {
+      const items = sectionItems(node.checkpoint, node.section);
+      const leaf = node.section === 'next';
+      const item = new vscode.TreeItem(SECTION_TITLES[node.section], leaf ? vscode.TreeItemCollapsibleState.None : vscode.TreeItemCollapsibleState.Collapsed);
+      item.id = `section:${node.checkpoint.slug}#${node.section}`;
+      item.description = leaf ? plainLabel(items[0] ?? '', 120) : String(items.length);
+      item.iconPath = icon(SECTION_ICONS[node.section]);
+      item.contextValue = ContextValues.section;
+      if (leaf) item.tooltip = textTooltip('Next', items);
+      return item;
+    }
+    case 'sectionItem': {
+      const item = new vscode.TreeItem(plainLabel(node.text, 200), vscode.TreeItemCollapsibleState.None);
+      item.id = `item:${node.checkpoint.slug}#${node.section}#${node.index}`;
+      item.tooltip = textTooltip(SECTION_TITLES[node.section], [node.text]);
+      item.contextValue = ContextValues.sectionItem;
+      return item;
+    }
+    case 'abandoned': {
+      const a = node.abandoned;
+      const item = new vscode.TreeItem(`${plainLabel(a.agent, 40)} · ${plainLabel(a.project, 60)}`, vscode.TreeItemCollapsibleState.None);
+      item.id = `abandoned:${a.project}/${a.session}`;
+      item.description = `silent ${age(ctx.now - a.lastActivity)} · ${a.notes === 1 ? '1 note' : `${a.notes} notes`}`;
+      item.iconPath = icon('debug-disconnect', 'list.warningForeground');
+      item.contextValue = ContextValues.abandoned;
+      item.tooltip = textTooltip(`${a.agent} in ${a.project}, silent for ${age(ctx.now - a.lastActivity)}`, [
+        a.task ? `First note: ${a.task}` : '',
+        `Session ${a.session}. Close writes an auto-closed checkpoint holding its ${a.notes === 1 ? 'note' : 'notes'}; nobody reviewed it.`,
+      ]);
+      const notes = ctx.fileOf(`sessions/${a.project}/uncommitted`);
+      if (notes) item.command = { command: 'vscode.open', title: 'Open Working Notes', arguments: [vscode.Uri.file(notes)] };
+      return item;
+    }
+    case 'planGroup': {
+      const state = node.current ? vscode.TreeItemCollapsibleState.Expanded : vscode.TreeItemCollapsibleState.Collapsed;
+      const item = new vscode.TreeItem(node.scope, state);
+      item.id = `plans:${node.scope}`;
+      item.description = `${node.plans.length === 1 ? '1 plan' : `${node.plans.length} plans`}${node.current ? ' · current' : ''}`;
+      item.iconPath = icon(node.current ? 'root-folder-opened' : 'folder');
+      item.contextValue = ContextValues.planGroup;
+      return item;
+    }
+    case 'plan': {
+      const p = node.plan;
+      const prefix = `${p.project} — `;
+      const title = p.title.startsWith(prefix) ? p.title.slice(prefix.length) : p.title;
+      const item = new vscode.TreeItem(plainLabel(title || p.text || p.slug, 100), vscode.TreeItemCollapsibleState.None);
+      item.id = `plan:${p.slug}`;
+      item.description = `${plainLabel(p.agent, 30)} · ${ago(ctx.now, p.ts)}`;
+      item.iconPath = icon('checklist');
+      item.contextValue = ContextValues.plan;
+      item.tooltip = textTooltip(title || p.slug, [p.text.split('\n').slice(0, 8).join('\n')]);
+      item.command = { command: Commands.openPlan, title: 'Open Plan', arguments: [{ slug: p.slug }] };
+      return item;
+    }
+    case 'touch': {
+      const t = node.touch;
+      const item = new vscode.TreeItem(plainLabel(t.task) || t.session, vscode.TreeItemCollapsibleState.None);
+      item.id = `touch:${t.slug}`;
+      item.description = `${plainLabel(t.agent, 30)} · ${ago(ctx.now, t.ts)} · ${t.project}`;
+      item.iconPath = icon('history');
+      item.contextValue = ContextValues.touch;
+      item.tooltip = textTooltip(t.task || t.session, [`${t.agent}, ${ago(ctx.now, t.ts)}, in ${t.project}`, `Named this file as ${t.matched}`]);
+      item.command = { command: Commands.openCheckpoint, title: 'Open Checkpoint', arguments: [{ slug: t.slug }] };
+      return item;
+    }
+    case 'more': {
+      const item = new vscode.TreeItem(`${node.hidden} older…`, vscode.TreeItemCollapsibleState.None);
+      item.id = `more:${node.scope}`;
+      item.iconPath = icon('ellipsis');
+      item.contextValue = ContextValues.more;
+      item.tooltip = `Show every checkpoint of ${node.scope} in the Checkpoints view`;
+      item.command = { command: Commands.switchProject, title: 'Show in Checkpoints', arguments: [{ project: node.scope }] };
+      return item;
+    }
+  }
+}
+
+const SECTION_ICONS: Record<string, string> = {
+  failed: 'error',
+  blockers: 'warning',
+  verified: 'pass',
+  decisions: 'law',
+  questions: 'question',
+  files: 'files',
+  next: 'arrow-right',
+};
+
+function projectItem(node: Extract<Node, { kind: 'project' }>, ctx: ItemContext): vscode.TreeItem {
+  const c = node.continuity;
+  // The workspace's own project opens expanded: it is what the person came for.
+  const state = node.current ? vscode.TreeItemCollapsibleState.Expanded : vscode.TreeItemCollapsibleState.Collapsed;
+  const item = new vscode.TreeItem(c.project, state);
+  item.id = `project:${c.project}`;
+  const status = c.checkpoints === 0 ? 'never checkpointed' : c.quiet ? 'quiet' : 'ok';
+  const parts = [
+    node.current ? 'current' : '',
+    c.checkpoints ? `${ago(ctx.now, c.lastCheckpoint)} by ${plainLabel(c.lastAgent, 30)}` : status,
+    c.uncommitted ? `${c.uncommitted} uncommitted` : '',
+    c.abandoned ? `${c.abandoned} abandoned` : '',
+  ];
+  item.description = parts.filter(Boolean).join(' · ');
+  item.iconPath =
+    c.abandoned > 0
+      ? icon('warning', 'list.warningForeground')
+      : c.checkpoints === 0
+        ? icon('circle-large-outline')
+        : c.quiet
+          ? icon('watch')
+          : icon('pass', 'testing.iconPassed');
+  item.contextValue = node.current ? ContextValues.currentProject : ContextValues.project;
+  item.tooltip = textTooltip(`${c.project}${node.current ? ' (this workspace)' : ''}`, [
+    `Status: ${status}${c.quiet && c.checkpoints ? ' (no checkpoint in the last 14 days)' : ''}`,
+    c.checkpoints ? `${c.checkpoints} checkpoints, the last ${ago(ctx.now, c.lastCheckpoint)} by ${c.lastAgent}` : '',
+    `${c.uncommitted} uncommitted working notes, ${c.abandoned} abandoned sessions`,
+    c.scopes.length ? `Worktrees: ${c.scopes.map((s) => s.slice(s.indexOf('/') + 1)).join(', ')}` : '',
+  ]);
+  return item;
+}
+
+function checkpointItem(cp: Checkpoint, ctx: ItemContext): vscode.TreeItem {
+  const item = new vscode.TreeItem(checkpointLabel(cp), vscode.TreeItemCollapsibleState.Collapsed);
+  item.id = `checkpoint:${cp.slug}`;
+  const who = cp.handoffTo ? `${plainLabel(cp.agent, 30)} → ${plainLabel(cp.handoffTo, 30)}` : plainLabel(cp.agent, 30);
+  item.description = [who, ago(ctx.now, cp.ts), cp.autoClosed ? 'auto-closed' : ''].filter(Boolean).join(' · ');
+  item.iconPath = cp.autoClosed ? icon('circle-slash', 'list.warningForeground') : cp.handoffTo ? icon('arrow-swap') : icon('git-commit');
+  item.contextValue = ContextValues.checkpoint;
+  item.tooltip = textTooltip(cp.task || cp.next || cp.session, [
+    `${cp.handoffTo ? `${cp.agent}, handed off to ${cp.handoffTo}` : cp.agent} · ${ago(ctx.now, cp.ts)} · ${cp.project}`,
+    cp.autoClosed ? 'Auto-closed: an abandoned session closed on its agent’s behalf; nobody reviewed it.' : '',
+    cp.git.branch || cp.git.commit ? `Git: ${[cp.git.branch, cp.git.commit, cp.git.subject].filter(Boolean).join(' · ')}` : '',
+    cp.next ? `Next: ${cp.next}` : '',
+  ]);
+  item.command = { command: Commands.openCheckpoint, title: 'Open Checkpoint', arguments: [{ slug: cp.slug }] };
+  return item;
+}
+
+/** Task, else next step; an auto-closed session has neither, and says what it is rather than showing its id. */
+function checkpointLabel(cp: Checkpoint): string {
+  const text = plainLabel(cp.task || cp.next, 100);
+  if (text) return text;
+  if (cp.autoClosed) return 'Abandoned session, closed automatically';
+  return plainLabel(cp.state.split('\n')[0] ?? '', 100) || cp.session;
+}

@@ -1,0 +1,46 @@
+// The plain data behind every tree item. Models never extend TreeItem: a node
+// is what a provider knows, and `items.ts` decides how it looks. Tests read
+// these nodes through the providers to check what each view holds.
+import type { Abandoned, Checkpoint, Plan, ProjectContinuity, Touch } from '../../core/model';
+
+export type SectionKey = 'failed' | 'verified' | 'blockers' | 'decisions' | 'questions' | 'files' | 'next';
+
+export type Node =
+  | { kind: 'project'; continuity: ProjectContinuity; current: boolean }
+  | { kind: 'scope'; scope: string; current: boolean }
+  | { kind: 'checkpoint'; checkpoint: Checkpoint }
+  | { kind: 'section'; checkpoint: Checkpoint; section: SectionKey }
+  | { kind: 'sectionItem'; checkpoint: Checkpoint; section: SectionKey; index: number; text: string }
+  | { kind: 'abandoned'; abandoned: Abandoned }
+  | { kind: 'planGroup'; scope: string; plans: Plan[]; current: boolean }
+  | { kind: 'plan'; plan: Plan }
+  | { kind: 'touch'; touch: Touch }
+  | { kind: 'more'; scope: string; hidden: number };
+
+export const SECTION_TITLES: Record<SectionKey, string> = {
+  failed: "Didn't work",
+  verified: 'Verified',
+  blockers: 'Blockers',
+  decisions: 'Decisions',
+  questions: 'Open questions',
+  files: 'Files',
+  next: 'Next',
+};
+
+/** The sections a checkpoint expands to, in the order a person acts on them: ruled out first. */
+export const SECTION_ORDER: SectionKey[] = ['failed', 'blockers', 'verified', 'decisions', 'questions', 'files', 'next'];
+
+export function sectionItems(cp: Checkpoint, section: SectionKey): string[] {
+  if (section === 'next') return cp.next ? [cp.next] : [];
+  const files = section === 'files' ? [...new Set([...cp.files, ...cp.git.files])] : undefined;
+  return files ?? cp[section];
+}
+
+/** Children of a checkpoint: its non-empty sections. Shared by every view that lists checkpoints. */
+export function sectionsOf(cp: Checkpoint): Node[] {
+  return SECTION_ORDER.filter((s) => sectionItems(cp, s).length > 0).map((section) => ({ kind: 'section', checkpoint: cp, section }));
+}
+
+export function sectionChildren(cp: Checkpoint, section: SectionKey): Node[] {
+  return sectionItems(cp, section).map((text, index) => ({ kind: 'sectionItem', checkpoint: cp, section, index, text }));
+}

@@ -1,0 +1,58 @@
+// What every Baton view shares: refresh on the host's events, items built by
+// items.ts, checkpoints expanding to their sections, and failures logged
+// rather than thrown (a thrown error leaves a view blank with no welcome, and
+// one unreadable file must never break a view).
+import * as vscode from 'vscode';
+import { systemClock } from '../../adapters/openBaton';
+import type { BatonHost } from '../batonHost';
+import { Disposable } from '../lifecycle';
+import type { Log } from '../log';
+import { toTreeItem } from './items';
+import type { Node } from './nodes';
+import { sectionChildren, sectionsOf } from './nodes';
+
+export abstract class TreeProvider extends Disposable implements vscode.TreeDataProvider<Node> {
+  private readonly emitter = this.register(new vscode.EventEmitter<Node | undefined>());
+  readonly onDidChangeTreeData = this.emitter.event;
+  /** Time of the last refresh: ages in one render agree with each other. */
+  protected now = systemClock.now();
+
+  constructor(
+    protected readonly host: BatonHost,
+    protected readonly log: Log,
+    private readonly name: string,
+  ) {
+    super();
+    this.register(host.onDidChange(() => this.refresh()));
+  }
+
+  refresh(): void {
+    this.now = systemClock.now();
+    this.emitter.fire(undefined);
+  }
+
+  getTreeItem(node: Node): vscode.TreeItem {
+    return toTreeItem(node, { now: this.now, fileOf: (slug) => this.host.session.fileOf(slug) });
+  }
+
+  async getChildren(node?: Node): Promise<Node[]> {
+    try {
+      if (!node) {
+        // The first ask waits for the first look at the vault: answering []
+        // meanwhile would flash the "empty" welcome over a vault still loading.
+        await this.host.ready();
+        // A vault that is missing, empty or unreadable: its welcome view speaks for it.
+        if (this.host.state !== 'ready') return [];
+      }
+      if (node?.kind === 'checkpoint') return sectionsOf(node.checkpoint);
+      if (node?.kind === 'section') return node.section === 'next' ? [] : sectionChildren(node.checkpoint, node.section);
+      return await this.children(node);
+    } catch (err) {
+      this.log.error(`The ${this.name} view could not read the vault`, err);
+      return [];
+    }
+  }
+
+  /** The view's own levels: the roots (node undefined) and the nodes only it creates. */
+  protected abstract children(node: Node | undefined): Promise<Node[]>;
+}

@@ -1,0 +1,46 @@
+// Registers the five views of the Baton container and owns their providers.
+import * as vscode from 'vscode';
+import type { BatonHost } from '../batonHost';
+import type { FileTouches } from '../editor/fileTouches';
+import { Views } from '../ids';
+import { Disposable } from '../lifecycle';
+import type { Log } from '../log';
+import { AbandonedView } from './abandonedView';
+import { CheckpointsView } from './checkpointsView';
+import type { Node } from './nodes';
+import { PlansView } from './plansView';
+import { ProjectsView } from './projectsView';
+import { ThisFileView } from './thisFileView';
+
+export class BatonViews extends Disposable {
+  readonly projects: ProjectsView;
+  readonly checkpoints: CheckpointsView;
+  readonly abandoned: AbandonedView;
+  readonly plans: PlansView;
+  readonly thisFile: ThisFileView;
+
+  constructor(host: BatonHost, files: FileTouches, log: Log) {
+    super();
+    this.projects = this.register(new ProjectsView(host, log, 'Projects'));
+    this.checkpoints = this.register(new CheckpointsView(host, log, 'Checkpoints'));
+    this.abandoned = this.register(new AbandonedView(host, log, 'Abandoned Sessions'));
+    this.plans = this.register(new PlansView(host, log, 'Plans'));
+    this.thisFile = this.register(new ThisFileView(host, log, files));
+
+    const tree = (id: string, provider: vscode.TreeDataProvider<Node>): vscode.TreeView<Node> =>
+      this.register(vscode.window.createTreeView(id, { treeDataProvider: provider, showCollapseAll: true }));
+    tree(Views.projects, this.projects);
+    const checkpoints = tree(Views.checkpoints, this.checkpoints);
+    tree(Views.abandoned, this.abandoned);
+    tree(Views.plans, this.plans);
+    this.thisFile.view = tree(Views.thisFile, this.thisFile);
+
+    // The Checkpoints view says whose history it shows, since it can be switched.
+    const describe = (): void => {
+      const scope = host.project.current;
+      checkpoints.description = scope ? (host.project.overridden ? `${scope} (switched)` : scope) : undefined;
+    };
+    this.register(host.onDidChange(describe));
+    describe();
+  }
+}
