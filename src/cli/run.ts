@@ -22,6 +22,11 @@ const COMMANDS: Record<string, Command> = {
   why: read.why,
   index: read.index,
   'project-name': read.projectName,
+  // Loaded on use: the MCP SDK and the hooks' modules cost nothing to other commands.
+  mcp: (ctx, args) => import('../mcp/mcpCommand').then((m) => m.mcp(ctx, args)),
+  hook: (ctx, args) => import('../hooks/hookCommand').then((m) => m.hook(ctx, args)),
+  hooks: (ctx, args) => import('../hooks/hooksCommand').then((m) => m.hooks(ctx, args)),
+  stats: (ctx, args) => import('../stats/statsCommand').then((m) => m.stats(ctx, args)),
 };
 
 export const HELP = `baton — agent session continuity
@@ -46,6 +51,11 @@ Usage: baton [--vault DIR] [--version] COMMAND ...
   why PATH [--limit N] [--json]
   index [--json]
   project-name [DIR]
+  stats [PROJECT] [--json]           sessions open/resumed/closed/auto-closed/abandoned
+  mcp [--basic-memory DIR]           the MCP server on stdio
+  hook claude-code|codex|cursor session-start|pre-compact|post-tool-use|session-end
+                                     (an agent hook; payload JSON on stdin; always exits 0)
+  hooks install|uninstall claude-code|codex|cursor [--user] [--dir DIR] [--command CMD]
 
 TIME is RFC 3339 or unix seconds.
 `;

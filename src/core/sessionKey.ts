@@ -1,0 +1,27 @@
+// Ids that come from outside Baton (an agent's own session id, a hook
+// payload's field) may end up in a file name. A peer joined such an id into a
+// path and let `../../x` escape its folder; here an id becomes a file name only
+// through this key.
+import { createHash } from 'crypto';
+import { usage } from './errors';
+
+const SAFE = /^[A-Za-z0-9_-]{1,128}$/;
+
+// Device names Windows refuses as file names whatever their extension
+// (`con.json` cannot be created there): hashed like any other unsafe id.
+const WINDOWS_RESERVED = /^(con|prn|aux|nul|com[0-9]|lpt[0-9])$/i;
+
+/**
+ * A file-name-safe key for an outside id. An id made only of ASCII letters,
+ * digits, `_` and `-` (at most 128 of them) is kept as it is, so a Claude Code
+ * session id (a UUID) stays readable in `.baton/`. Anything else (`.`, `/`,
+ * `\`, spaces, non-ASCII, control characters, an over-long id, a Windows device
+ * name) becomes `sha256-` and the first 32 hex digits of its SHA-256: stable,
+ * so the same id always finds the same file, and free of any path syntax.
+ * Refuses an empty id, which would name the folder itself.
+ */
+export function sessionKey(id: string): string {
+  if (typeof id !== 'string' || id.length === 0) throw usage('An empty session id cannot name a file.');
+  if (SAFE.test(id) && !WINDOWS_RESERVED.test(id)) return id;
+  return `sha256-${createHash('sha256').update(id, 'utf8').digest('hex').slice(0, 32)}`;
+}

@@ -1,0 +1,131 @@
+// What each agent hook does once its payload is known to matter. Loaded only
+// then (see hookCommand.ts): this file pulls in the core, the vault and git.
+import { createHash } from 'crypto';
+import type { Baton } from '../core/baton';
+import { refused } from '../core/errors';
+import { hasHandover, renderHandover } from '../core/handover';
+import { safeScope } from '../core/names';
+import { openBaton } from '../adapters/openBaton';
+import { projectNameOf } from '../adapters/git/projectName';
+import { readGitState } from '../adapters/git/gitState';
+import { recordResume } from '../stats/resumeLog';
+import { readBinding, updateBinding } from './agentSessions';
+import type { HookPayload } from './payload';
+import { clip, readUserWords } from './transcript';
+
+/** Claude Code caps what a SessionStart hook may add to the context at 10,000 characters. */
+export const HANDOVER_LIMIT = 10_000;
+const OPENING_CHARS = 1200;
+const RECENT_CHARS = 600;
+
+export interface HookEnv {
+  vaultRoot: string;
+  env: NodeJS.ProcessEnv;
+  /** The agent name hooks write as: the same one the agent's MCP client reports, so its notes fold together. */
+  agent: string;
+  now(): number;
+  /** Opened on demand; tests pass their own clock through it. */
+  baton?: Baton;
+}
+
+const core = (h: HookEnv): Baton => (h.baton ??= openBaton(h.vaultRoot));
+
+/**
+ * The scope a hook acts on: BATON_PROJECT, else the project of the session's
+ * folder. Null for the home folder or `/`, where a hook does nothing rather
+ * than gather every stray session of a machine into one project.
+ */
+export function hookScope(h: HookEnv, p: HookPayload): string | null {
+  const given = h.env.BATON_PROJECT?.trim();
+  if (given) return safeScope(given);
+  if (!p.cwd) return null;
+  const found = projectNameOf(p.cwd);
+  return found ? safeScope(found.worktree ? `${found.project}/${found.worktree}` : found.project) : null;
+}
+
+/**
+ * The hand-over to print at session start, or "" when the project has no
+ * checkpoint, no working notes and no abandoned session. Its first line tells
+ * the agent to read what was ruled out before proposing anything; it is cut to
+ * the agent's limit with a pointer to the rest.
+ */
+export async function sessionStart(h: HookEnv, p: HookPayload): Promise<string> {
+  const scope = hookScope(h, p);
+  if (!scope) return '';
+  const baton = core(h);
+  const view = await baton.resume(scope);
+  if (p.sessionId) {
+    await updateBinding(h.vaultRoot, h.agent, p.sessionId, h.now(), { scope, cwd: p.cwd, transcript: p.transcriptPath });
+  }
+  if (!hasHandover(view)) return '';
+  recordResume(h.vaultRoot, { ts: h.now(), project: scope, agent: h.agent, via: 'hook' });
+  const first =
+    `Baton: before proposing anything, read "Didn't work" below — those approaches were already tried and ruled out ` +
+    `in ${scope}; do not retry one without a new reason. Record progress with baton note, and checkpoint before you stop.\n\n`;
+  const text = first + renderHandover(view, h.now());
+  if (text.length <= HANDOVER_LIMIT) return text;
+  const tail = `\n…(cut at ${HANDOVER_LIMIT} characters; the rest: baton resume ${scope})\n`;
+  return Array.from(text).slice(0, HANDOVER_LIMIT - tail.length).join('') + tail;
+}
+
+/**
+ * Before compaction: an extractive checkpoint of the user's own words, the
+ * opening request and the latest three messages, clipped. Marked
+ * `capture: extractive` so nobody mistakes it for a deliberate hand-over, and
+ * bound to the agent's session id and transcript. Like any checkpoint it folds
+ * the agent's open notes. A second compaction with nothing new said writes
+ * nothing (the binding remembers the last capture).
+ */
+export async function preCompact(h: HookEnv, p: HookPayload): Promise<string> {
+  const scope = hookScope(h, p);
+  if (!scope) return '';
+  if (!p.transcriptPath) throw refused('pre-compact payload has no transcript_path');
+  const words = readUserWords(p.transcriptPath, 3);
+  const fingerprint = createHash('sha256').update(JSON.stringify([scope, words])).digest('hex').slice(0, 16);
+  const bound = p.sessionId ? readBinding(h.vaultRoot, h.agent, p.sessionId) : null;
+  if (bound?.lastCapture === fingerprint) return '';
+
+  const latest = words.latest.map((m) => `- ${clip(m, RECENT_CHARS).replace(/\s+/g, ' ')}`);
+  const state = [
+    `Extractive capture before context compaction (${p.trigger || 'unknown trigger'}): the user's own words, quoted, ` +
+      'not a summary and not a deliberate hand-over.',
+    ...(latest.length ? ['', `Latest user message${latest.length > 1 ? 's' : ''}:`, ...latest] : []),
+  ].join('\n');
+  const extra: Record<string, unknown> = { capture: 'extractive' };
+  if (p.sessionId) extra.agent_session = p.sessionId;
+  if (p.transcriptPath) extra.transcript = p.transcriptPath;
+  if (p.cwd) extra.cwd = p.cwd;
+  const baton = core(h);
+  const r = await baton.commit({
+    scope,
+    agent: h.agent,
+    fields: { task: words.opening ? clip(words.opening, OPENING_CHARS) : '', state: words.opening || latest.length ? state : '' },
+    extra,
+    at: h.now(),
+    git: p.cwd ? await readGitState(p.cwd) : undefined,
+  });
+  if (p.sessionId) {
+    await updateBinding(h.vaultRoot, h.agent, p.sessionId, h.now(), { scope, cwd: p.cwd, transcript: p.transcriptPath, lastCapture: fingerprint });
+  }
+  return r.path;
+}
+
+/** After plan approval (ExitPlanMode): the approved plan, saved as a plan of the project. */
+export async function planApproved(h: HookEnv, p: HookPayload): Promise<string> {
+  const scope = hookScope(h, p);
+  const plan = p.toolInput.plan;
+  if (!scope || typeof plan !== 'string' || !plan.trim()) return '';
+  const r = await core(h).savePlan(scope, h.agent, plan, h.now());
+  return r.plan.slug;
+}
+
+/** Session end: a working note that the session ended and why, so the next reader knows it did not just go quiet. */
+export async function sessionEnd(h: HookEnv, p: HookPayload): Promise<string> {
+  const bound = p.sessionId ? readBinding(h.vaultRoot, h.agent, p.sessionId) : null;
+  const scope = hookScope(h, p) ?? (bound?.scope || null);
+  if (!scope) return '';
+  const who = p.sessionId ? `${h.agent} session ${p.sessionId}` : `${h.agent} session`;
+  const text = `${who} ended (${p.reason || 'no reason given'})${p.transcriptPath ? `; transcript ${p.transcriptPath}` : ''}`;
+  await core(h).note(scope, h.agent, text, h.now());
+  return text;
+}

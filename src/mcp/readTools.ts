@@ -1,0 +1,169 @@
+// The MCP tools that only read: resume, why, sessions, plans, list_projects,
+// before_you_try. Marked read-only and idempotent so clients may call them
+// without asking. (resume also appends to `.baton/resumes.log`, derived data
+// for `baton stats`; the record itself is untouched.)
+import { z } from 'zod';
+import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { renderHandover } from '../core/handover';
+import { rootProject } from '../core/names';
+import { checkpointJson } from '../core/publicJson';
+import { age } from '../core/time';
+import { basicMemoryTouches, mergeTouches, readBasicMemorySessions } from '../adapters/basicMemory';
+import { recordResume } from '../stats/resumeLog';
+import { agentArg, deadEndsOutput, plansOutput, projectArg, projectsOutput, resumeOutput, sessionsOutput, whyOutput } from './schemas';
+import { guarded, reply, type ToolContext } from './toolContext';
+
+const READ = { readOnlyHint: true, idempotentHint: true, destructiveHint: false, openWorldHint: false } as const;
+
+const day = (ts: number): string => (ts > 0 ? new Date(ts * 1000).toISOString().slice(0, 10) : 'undated');
+
+export function registerReadTools(server: McpServer, ctx: ToolContext): void {
+  const { deps } = ctx;
+
+  server.registerTool(
+    'resume',
+    {
+      title: 'Resume',
+      description:
+        "Read the project's hand-over before you plan anything: the latest checkpoint (task, what didn't work, what was verified, " +
+        'the next step), working notes not yet checkpointed, and abandoned sessions. Call it first in every session.',
+      inputSchema: { project: projectArg, agent: agentArg },
+      outputSchema: resumeOutput,
+      annotations: READ,
+    },
+    guarded(async (a) => {
+      const { scope } = await ctx.project(a.project);
+      const view = await deps.baton.resume(scope);
+      recordResume(deps.vaultRoot, { ts: deps.now(), project: scope, agent: ctx.agent(a.agent), via: 'mcp' });
+      // basic-memory's session notes of this project, beside Baton's own record, marked as theirs.
+      const theirs = deps.basicMemoryDir
+        ? readBasicMemorySessions(deps.basicMemoryDir).filter((s) => s.project === scope || s.project === rootProject(scope)).slice(0, 3)
+        : [];
+      const now = deps.now();
+      const more = theirs.map((s) => `  - ${s.slug} (${s.agent}, ${age(now - s.ts)} ago): ${s.task || s.next || '(no summary)'}`);
+      const text = renderHandover(view, now) + (more.length ? `\nbasic-memory session notes (${more.length}):\n${more.join('\n')}\n` : '');
+      return reply(text, { ...view, latest: view.latest ? checkpointJson(view.latest) : null, basicMemory: theirs.map(checkpointJson) });
+    }),
+  );
+
+  server.registerTool(
+    'why',
+    {
+      title: 'Why is this file so',
+      description:
+        'Which checkpoints touched a file, across every project, newest first, with their task: read why a file is the way it is ' +
+        'before you change it. Accepts any form of the path (relative, absolute, bare file name).',
+      inputSchema: {
+        file: z.string().describe('The file, e.g. src/auth/session.ts.'),
+        limit: z.number().int().min(1).max(200).optional().describe('At most this many (default 20).'),
+      },
+      outputSchema: whyOutput,
+      annotations: READ,
+    },
+    guarded(async (a) => {
+      const limit = a.limit ?? 20;
+      const touches = await deps.baton.why(a.file, limit);
+      const fromBasicMemory = deps.basicMemoryDir ? basicMemoryTouches(readBasicMemorySessions(deps.basicMemoryDir), a.file) : [];
+      const merged = mergeTouches(touches, fromBasicMemory, limit);
+      const now = deps.now();
+      const text = merged.length
+        ? merged
+            .map((t) => `${t.slug}  ${age(now - t.ts)} ago  ${t.agent}  ${t.task || '(no task)'}  [${t.matched}]${t.origin === 'baton' ? '' : `  (${t.origin})`}`)
+            .join('\n')
+        : `No checkpoint touched ${a.file}.`;
+      return reply(text, { file: a.file, touches: merged });
+    }),
+  );
+
+  server.registerTool(
+    'sessions',
+    {
+      title: 'Sessions',
+      description:
+        "The project's checkpoints (newest first), its working notes not yet checkpointed, and its abandoned sessions " +
+        '(silent over 6h; their ids go to close_abandoned).',
+      inputSchema: { project: projectArg },
+      outputSchema: sessionsOutput,
+      annotations: READ,
+    },
+    guarded(async (a) => {
+      const { scope } = await ctx.project(a.project);
+      const view = await deps.baton.sessions(scope);
+      const now = deps.now();
+      const lines = [`${view.project}: ${view.checkpoints.length} checkpoint(s)`];
+      for (const c of view.checkpoints) {
+        lines.push(`  ${c.session}  ${age(now - c.ts)} ago  ${c.task || c.next || '(no task)'}${c.handoffTo ? `  → ${c.handoffTo}` : ''}${c.autoClosed ? '  [auto-closed]' : ''}`);
+      }
+      if (view.uncommitted.length) lines.push(`Working notes not yet checkpointed: ${view.uncommitted.length}`);
+      for (const s of view.abandoned) lines.push(`Abandoned: ${s.session} (${s.agent}, ${s.notes} notes, silent ${age(now - s.lastActivity)})`);
+      return reply(lines.join('\n'), { ...view, checkpoints: view.checkpoints.map(checkpointJson) });
+    }),
+  );
+
+  server.registerTool(
+    'plans',
+    {
+      title: 'Plans',
+      description: 'The plans saved for the project, newest first, with their full text.',
+      inputSchema: { project: projectArg },
+      outputSchema: plansOutput,
+      annotations: READ,
+    },
+    guarded(async (a) => {
+      const { scope } = await ctx.project(a.project);
+      const plans = await deps.baton.plans(scope);
+      const text = plans.length ? plans.map((p) => `## ${p.slug} (${p.agent}, ${day(p.ts)})\n\n${p.text}`).join('\n\n') : `No plans in ${scope}.`;
+      return reply(text, { project: scope, plans });
+    }),
+  );
+
+  server.registerTool(
+    'list_projects',
+    {
+      title: 'List projects',
+      description:
+        'Every project in the vault: checkpoint count, last checkpoint and by whom, working notes not yet checkpointed, ' +
+        'abandoned sessions, and whether it has gone quiet (no checkpoint in 14 days).',
+      inputSchema: {},
+      outputSchema: projectsOutput,
+      annotations: READ,
+    },
+    guarded(async () => {
+      const projects = await deps.baton.continuity();
+      const now = deps.now();
+      const text = projects.length
+        ? projects
+            .map((p) => {
+              const last = p.lastCheckpoint ? `last ${age(now - p.lastCheckpoint)} ago by ${p.lastAgent}` : 'never checkpointed';
+              const flags = [p.quiet ? 'quiet' : '', p.uncommitted ? `${p.uncommitted} uncommitted` : '', p.abandoned ? `${p.abandoned} abandoned` : ''];
+              return `${p.project}: ${p.checkpoints} checkpoint(s), ${last}${flags.some(Boolean) ? ` [${flags.filter(Boolean).join(', ')}]` : ''}`;
+            })
+            .join('\n')
+        : 'The vault has no projects yet.';
+      return reply(text, { projects });
+    }),
+  );
+
+  server.registerTool(
+    'before_you_try',
+    {
+      title: 'Before you try',
+      description:
+        'Before trying an approach, ask whether someone already tried it and ruled it out: returns the recorded dead ends whose words ' +
+        'match it, across the vault (or one project), with who ruled each out, when, and in which checkpoint.',
+      inputSchema: {
+        approach: z.string().describe('The approach in a few words, e.g. "mock the payment gateway in unit tests".'),
+        project: z.string().optional().describe('Only this project (with its worktrees). Leave it out to search every project.'),
+      },
+      outputSchema: deadEndsOutput,
+      annotations: READ,
+    },
+    guarded(async (a) => {
+      const deadEnds = await deps.baton.beforeYouTry(a.approach, a.project?.trim() || undefined);
+      const text = deadEnds.length
+        ? [`Already ruled out (${deadEnds.length}):`, ...deadEnds.map((d) => `- ${d.text} — ruled out by ${d.agent} on ${day(d.ts)} in ${d.project} (${d.slug})`)].join('\n')
+        : `No recorded dead end matches "${a.approach}". That does not mean it works: nobody recorded trying it.`;
+      return reply(text, { approach: a.approach, deadEnds });
+    }),
+  );
+}

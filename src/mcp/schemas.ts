@@ -1,0 +1,140 @@
+// The MCP tools' argument and result schemas. Descriptions are written for the
+// agent reading them: what to put in a field, and what not to.
+import { z } from 'zod';
+
+export const projectArg = z
+  .string()
+  .optional()
+  .describe("Project name. Leave it out to use BATON_PROJECT, else your workspace root's project, else the server's folder.");
+export const agentArg = z.string().optional().describe('Who is writing (e.g. "claude-code"). Leave it out to use your MCP client name.');
+
+const list = (what: string) => z.array(z.string()).optional().describe(what);
+
+/** The checkpoint fields, shared by checkpoint and handoff. */
+export const checkpointFields = {
+  task: z.string().optional().describe('What was being done, in a sentence or two.'),
+  intent: z.string().optional().describe('Why it matters: the goal behind the task.'),
+  state: z.string().optional().describe('Where it stands now. Your working notes are appended to it automatically.'),
+  decisions: list('Choices made, each with its reason ("kept sql.js: no native build").'),
+  failed: list(
+    "Approaches tried and ruled out, each with why it failed. The most valuable field: the next agent will not retry these. Leave it out when nothing was ruled out; do not write \"none\".",
+  ),
+  verified: list('Claims you checked, each with its evidence ("rejects expired tokens: npm test -- auth passes").'),
+  blockers: list('What is known broken and what it stops.'),
+  commands: list('Commands that produced the evidence.'),
+  questions: list('Open questions for the next agent or person.'),
+  files: list('Files you changed or that matter, relative to the project root.'),
+  next: z.string().optional().describe('The one next step.'),
+};
+
+export const checkpointJsonSchema = z.object({
+  session: z.string(),
+  project: z.string(),
+  agent: z.string(),
+  task: z.string(),
+  intent: z.string(),
+  state: z.string(),
+  decisions: z.array(z.string()),
+  failed: z.array(z.string()),
+  verified: z.array(z.string()),
+  blockers: z.array(z.string()),
+  commands: z.array(z.string()),
+  questions: z.array(z.string()),
+  files: z.array(z.string()),
+  next: z.string(),
+  handoffTo: z.string(),
+  autoClosed: z.boolean(),
+  git: z.object({ branch: z.string(), commit: z.string(), subject: z.string(), dirty: z.number(), files: z.array(z.string()) }),
+  ts: z.number(),
+  slug: z.string(),
+});
+
+const noteJson = z.object({ text: z.string(), agent: z.string(), ts: z.number(), session: z.string() });
+const abandonedJson = z.object({
+  session: z.string(),
+  project: z.string(),
+  agent: z.string(),
+  task: z.string(),
+  notes: z.number(),
+  lastActivity: z.number(),
+});
+
+export const noteOutput = {
+  project: z.string(),
+  agent: z.string(),
+  ts: z.number(),
+  durable: z.boolean().describe('False when the vault refused the write and the note waits in the index.'),
+  redactions: z.number(),
+};
+
+export const commitOutput = {
+  session: z.string(),
+  slug: z.string(),
+  path: z.string(),
+  project: z.string(),
+  agent: z.string(),
+  handoffTo: z.string(),
+  folded: z.number().describe('Working notes folded into the State.'),
+  redactions: z.number(),
+  placeholdersDropped: z.array(z.string()).describe('"failed" items that were only placeholders ("none") and were not recorded.'),
+};
+
+export const resumeOutput = {
+  project: z.string(),
+  latest: checkpointJsonSchema.nullable(),
+  uncommitted: z.array(noteJson),
+  abandoned: z.array(abandonedJson),
+  basicMemory: z.array(checkpointJsonSchema).describe("basic-memory's session notes of this project, newest first (when the server reads a basic-memory folder)."),
+};
+
+export const sessionsOutput = {
+  project: z.string(),
+  checkpoints: z.array(checkpointJsonSchema),
+  uncommitted: z.array(noteJson),
+  abandoned: z.array(abandonedJson),
+};
+
+export const whyOutput = {
+  file: z.string(),
+  touches: z.array(
+    z.object({
+      session: z.string(),
+      project: z.string(),
+      agent: z.string(),
+      task: z.string(),
+      matched: z.string(),
+      ts: z.number(),
+      slug: z.string(),
+      origin: z.enum(['baton', 'basic-memory']),
+    }),
+  ),
+};
+
+export const plansOutput = {
+  project: z.string(),
+  plans: z.array(z.object({ slug: z.string(), project: z.string(), agent: z.string(), ts: z.number(), title: z.string(), text: z.string() })),
+};
+
+export const savePlanOutput = { slug: z.string(), project: z.string(), agent: z.string(), ts: z.number(), redactions: z.number() };
+
+export const projectsOutput = {
+  projects: z.array(
+    z.object({
+      project: z.string(),
+      checkpoints: z.number(),
+      lastCheckpoint: z.number(),
+      lastAgent: z.string(),
+      uncommitted: z.number(),
+      abandoned: z.number(),
+      quiet: z.boolean(),
+      scopes: z.array(z.string()),
+    }),
+  ),
+};
+
+export const deadEndsOutput = {
+  approach: z.string(),
+  deadEnds: z.array(
+    z.object({ text: z.string(), session: z.string(), project: z.string(), agent: z.string(), ts: z.number(), slug: z.string() }),
+  ),
+};

@@ -1,0 +1,109 @@
+// What every MCP tool needs: the core, who is calling, which project, and a
+// way to answer. The project is the tool's argument, else BATON_PROJECT, else
+// the client's first root folder, else the server's working folder, so an
+// agent in a workspace never has to name its project.
+import { fileURLToPath } from 'url';
+import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { RootsListChangedNotificationSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { Baton } from '../core/baton';
+import { BatonError, usage } from '../core/errors';
+import type { GitState } from '../core/model';
+import { safe, safeScope } from '../core/names';
+import { projectNameOf } from '../adapters/git/projectName';
+
+export interface McpDeps {
+  baton: Baton;
+  vaultRoot: string;
+  env: NodeJS.ProcessEnv;
+  cwd: string;
+  /** A basic-memory folder whose session notes `why` also searches; read-only. */
+  basicMemoryDir?: string;
+  now(): number;
+  gitState(dir: string): Promise<GitState>;
+}
+
+export interface ResolvedProject {
+  scope: string;
+  /** The folder the project was found from, when it was found from one: git state is read there. */
+  folder: string | null;
+}
+
+export interface ToolContext {
+  deps: McpDeps;
+  project(arg: string | undefined): Promise<ResolvedProject>;
+  agent(arg: string | undefined): string;
+}
+
+const scopeOfFolder = (dir: string): string | null => {
+  const found = projectNameOf(dir);
+  return found ? safeScope(found.worktree ? `${found.project}/${found.worktree}` : found.project) : null;
+};
+
+const ROOTS_TIMEOUT_MS = 3000;
+
+export function toolContext(server: McpServer, deps: McpDeps): ToolContext {
+  // Roots are asked for once and forgotten when the client says they changed.
+  let roots: Promise<string | null> | undefined;
+  server.server.setNotificationHandler(RootsListChangedNotificationSchema, async () => {
+    roots = undefined;
+  });
+
+  async function firstRoot(): Promise<string | null> {
+    if (!server.server.getClientCapabilities()?.roots) return null;
+    try {
+      const r = await server.server.listRoots(undefined, { timeout: ROOTS_TIMEOUT_MS });
+      const uri = r.roots[0]?.uri;
+      return uri?.startsWith('file:') ? fileURLToPath(uri) : null;
+    } catch {
+      // A client that advertises roots but does not answer must not block a tool.
+      return null;
+    }
+  }
+
+  return {
+    deps,
+    async project(arg) {
+      const given = arg?.trim() || deps.env.BATON_PROJECT?.trim();
+      const root = await (roots ??= firstRoot());
+      const folders = [root, deps.cwd].filter((f): f is string => !!f);
+      if (given) {
+        const scope = safeScope(given);
+        // Git state only from a folder that is this project: never another repository's.
+        return { scope, folder: folders.find((f) => scopeOfFolder(f) === scope) ?? null };
+      }
+      for (const folder of folders) {
+        const scope = scopeOfFolder(folder);
+        if (scope) return { scope, folder };
+      }
+      throw usage('No project: pass "project", set BATON_PROJECT for the server, or open a workspace folder.');
+    },
+    agent(arg) {
+      if (arg?.trim()) return arg.trim();
+      return safe(server.server.getClientVersion()?.name ?? '') || 'mcp';
+    },
+  };
+}
+
+/** Readable text for the agent plus the same facts as structured content. */
+export function reply(text: string, structured: Record<string, unknown>): CallToolResult {
+  return { content: [{ type: 'text', text }], structuredContent: structured };
+}
+
+/** A tool error: the message says what was wrong and what to do; the server keeps running. */
+export function failure(err: unknown): CallToolResult {
+  // By name, not instanceof: a bundle that splits the MCP server from the CLI has two copies of the class.
+  const ours = err instanceof BatonError || (err instanceof Error && err.name === 'BatonError');
+  const message = ours ? (err as Error).message : `Baton failed: ${err instanceof Error ? err.message : String(err)}`;
+  return { content: [{ type: 'text', text: message }], isError: true };
+}
+
+/** Wraps a tool body so that no error escapes as a protocol failure or a crash. */
+export function guarded<A>(fn: (args: A) => Promise<CallToolResult>): (args: A) => Promise<CallToolResult> {
+  return async (args) => {
+    try {
+      return await fn(args);
+    } catch (err) {
+      return failure(err);
+    }
+  };
+}

@@ -1,0 +1,26 @@
+// `baton stats [PROJECT] [--json]`: how many sessions are open, resumed,
+// closed, auto-closed and abandoned (definitions in sessionStats.ts).
+import { usage } from '../core/errors';
+import { safeScope, rootProject } from '../core/names';
+import { parse, str } from '../cli/args';
+import type { Context } from '../cli/context';
+import { readResumes } from './resumeLog';
+import { sessionStats } from './sessionStats';
+
+export async function stats(ctx: Context, args: string[]): Promise<number> {
+  const { values, positionals } = parse('stats', args, { json: { type: 'boolean' }, project: { type: 'string', short: 'p' } }, '[PROJECT] [--json]');
+  if (positionals.length > 1) throw usage(`One project at a time; got ${positionals.join(', ')}.`);
+  const given = positionals[0] ?? str(values.project);
+  const project = given ? rootProject(safeScope(given)) : undefined;
+  const s = await sessionStats(ctx.core(), readResumes(ctx.vault), project);
+  if (values.json) {
+    ctx.json(s);
+    return 0;
+  }
+  const line = (name: string, c: typeof s): string =>
+    `${name}  ${c.total} session(s): ${c.open} open, ${c.resumed} resumed, ${c.closed} closed, ${c.autoClosed} auto-closed, ${c.abandoned} abandoned`;
+  const lines = [line(project ?? 'all projects', s)];
+  if (!project) for (const [name, c] of Object.entries(s.projects)) lines.push(`  ${line(name, { ...c, projects: {} })}`);
+  ctx.io.out(lines.join('\n') + '\n');
+  return 0;
+}

@@ -1,0 +1,232 @@
+// `baton mcp` driven by the MCP SDK's real client over stdio, against the
+// built CLI and a real vault in a temporary folder.
+import { strict as assert } from 'assert';
+import * as fs from 'fs';
+import * as path from 'path';
+import { pathToFileURL } from 'url';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { ListRootsRequestSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { CLI, cli, ensureBuilt } from './support/cli';
+import { tempDir } from './support/tempVault';
+
+interface Connect {
+  vault: string;
+  cwd: string;
+  name?: string;
+  roots?: string[];
+  env?: Record<string, string>;
+  args?: string[];
+}
+
+async function connect(o: Connect): Promise<Client> {
+  const env: Record<string, string> = {};
+  for (const [k, v] of Object.entries(process.env)) if (v !== undefined) env[k] = v;
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [CLI, 'mcp', ...(o.args ?? [])],
+    cwd: o.cwd,
+    env: { ...env, BATON_AGENT: '', BATON_PROJECT: '', ...o.env, BATON_VAULT: o.vault },
+    stderr: 'pipe',
+  });
+  const client = new Client({ name: o.name ?? 'Test Agent', version: '1.0.0' }, { capabilities: o.roots ? { roots: { listChanged: true } } : {} });
+  if (o.roots) {
+    const roots = o.roots;
+    client.setRequestHandler(ListRootsRequestSchema, async () => ({ roots: roots.map((r) => ({ uri: pathToFileURL(r).href, name: path.basename(r) })) }));
+  }
+  await client.connect(transport);
+  return client;
+}
+
+const text = (r: unknown): string => ((r as CallToolResult).content[0] as { text: string }).text;
+const structured = (r: unknown): Record<string, unknown> => (r as CallToolResult).structuredContent as Record<string, unknown>;
+const call = async (c: Client, name: string, args: Record<string, unknown> = {}): Promise<CallToolResult> =>
+  (await c.callTool({ name, arguments: args })) as CallToolResult;
+
+describe('baton mcp (the SDK client over stdio, real vault)', function () {
+  this.timeout(60_000);
+  let vault: string;
+  let work: string;
+  let client: Client | undefined;
+  before(() => ensureBuilt());
+  beforeEach(() => {
+    vault = tempDir('baton-mcp-vault-');
+    work = tempDir('baton-mcp-work-');
+    fs.writeFileSync(path.join(work, '.baton-project'), 'kestrel\n');
+  });
+  afterEach(async () => {
+    await client?.close();
+    client = undefined;
+    fs.rmSync(vault, { recursive: true, force: true });
+    fs.rmSync(work, { recursive: true, force: true });
+  });
+
+  it('lists every tool with a schema, a description and honest annotations', async () => {
+    client = await connect({ vault, cwd: work });
+    const { tools } = await client.listTools();
+    const names = tools.map((t) => t.name).sort();
+    assert.deepEqual(names, [
+      'before_you_try', 'checkpoint', 'close_abandoned', 'handoff', 'list_projects', 'note_progress', 'plans', 'resume', 'save_plan', 'sessions', 'why',
+    ]);
+    const readOnly = ['before_you_try', 'list_projects', 'plans', 'resume', 'sessions', 'why'];
+    for (const t of tools) {
+      assert.ok((t.description ?? '').length > 60, `${t.name} has a description an agent can act on`);
+      assert.equal(t.inputSchema.type, 'object');
+      assert.ok(t.outputSchema, `${t.name} declares its structured result`);
+      assert.equal(t.annotations?.readOnlyHint, readOnly.includes(t.name), `${t.name} readOnlyHint`);
+      if (readOnly.includes(t.name)) assert.equal(t.annotations?.idempotentHint, true, `${t.name} idempotentHint`);
+      assert.equal(t.annotations?.destructiveHint, false, `${t.name} destructiveHint`);
+    }
+    const cp = tools.find((t) => t.name === 'checkpoint');
+    assert.deepEqual(Object.keys(cp?.inputSchema.properties ?? {}).sort(), [
+      'agent', 'blockers', 'commands', 'decisions', 'failed', 'files', 'intent', 'next', 'project', 'questions', 'state', 'task', 'verified',
+    ]);
+    assert.deepEqual(tools.find((t) => t.name === 'handoff')?.inputSchema.required, ['to']);
+  });
+
+  it('notes and checkpoints as the client (handshake name) in the project of its first root', async () => {
+    const root = tempDir('baton-mcp-root-');
+    fs.writeFileSync(path.join(root, '.baton-project'), 'Heron Web\n');
+    try {
+      client = await connect({ vault, cwd: work, name: 'Claude Code', roots: [root] });
+      const n = await call(client, 'note_progress', { text: 'tried the stripe mock: it fails on webhooks' });
+      assert.equal(n.isError, undefined, text(n));
+      assert.deepEqual({ ...structured(n), ts: 0 }, { project: 'heron-web', agent: 'claude-code', ts: 0, durable: true, redactions: 0 });
+      const r = await call(client, 'checkpoint', { task: 'billing webhooks', failed: ['the stripe mock: no webhook replay'], files: ['src/billing/hooks.ts'], next: 'record fixtures' });
+      assert.equal(r.isError, undefined, text(r));
+      const s = structured(r);
+      assert.equal(s.project, 'heron-web');
+      assert.equal(s.agent, 'claude-code');
+      assert.equal(s.folded, 1);
+      assert.deepEqual(s.placeholdersDropped, []);
+      const file = fs.readFileSync(s.path as string, 'utf8');
+      assert.match(file, /^agent: claude-code$/m);
+      assert.match(file, /## Didn't work\n\n- the stripe mock: no webhook replay/);
+      assert.match(file, /Recorded during the session:\n- tried the stripe mock: it fails on webhooks/);
+      assert.ok(!fs.existsSync(path.join(vault, 'sessions', 'kestrel')), 'the root wins over the server folder');
+    } finally {
+      fs.rmSync(root, { recursive: true, force: true });
+    }
+  });
+
+  it('takes the project from the argument, then BATON_PROJECT, then the server folder', async () => {
+    client = await connect({ vault, cwd: work, env: { BATON_PROJECT: 'osprey' } });
+    assert.equal(structured(await call(client, 'note_progress', { text: 'a' })).project, 'osprey');
+    assert.equal(structured(await call(client, 'note_progress', { text: 'b', project: 'Finch', agent: 'cursor' })).project, 'finch');
+    await client.close();
+    client = await connect({ vault, cwd: work });
+    assert.equal(structured(await call(client, 'note_progress', { text: 'c' })).project, 'kestrel');
+  });
+
+  it('says so when "failed" held only placeholders, and records no dead end', async () => {
+    client = await connect({ vault, cwd: work });
+    const r = await call(client, 'checkpoint', { task: 'refactor the store', failed: ['none', 'N/A', '-'] });
+    assert.equal(r.isError, undefined, text(r));
+    assert.match(text(r), /only placeholders .*records NO dead ends/);
+    assert.deepEqual(structured(r).placeholdersDropped, ['none', 'N/A', '-']);
+    assert.doesNotMatch(fs.readFileSync(structured(r).path as string, 'utf8'), /Didn't work/);
+    const mixed = await call(client, 'checkpoint', { task: 'again', failed: ['nothing', 'sqlite WAL on NFS: corrupts'] });
+    assert.match(text(mixed), /Left out 1 placeholder/);
+    assert.match(fs.readFileSync(structured(mixed).path as string, 'utf8'), /## Didn't work\n\n- sqlite WAL on NFS: corrupts\n/);
+  });
+
+  it('hands off, resumes (text and structure), saves and lists plans, and counts the resume', async () => {
+    client = await connect({ vault, cwd: work, name: 'codex' });
+    const h = await call(client, 'handoff', { to: 'Cursor', task: 'pricing table', failed: ['css grid: breaks safari 15'], next: 'annual toggle' });
+    assert.equal(structured(h).handoffTo, 'cursor');
+    await call(client, 'note_progress', { text: 'toggle state lives in the URL' });
+    const r = await call(client, 'resume', { agent: 'cursor' });
+    assert.match(text(r), /^# Hand-over — kestrel/);
+    assert.match(text(r), /Didn't work \(do not retry without a new reason\):\n {2}- css grid: breaks safari 15/);
+    const view = structured(r) as { latest: { session: string; handoffTo: string }; uncommitted: { text: string }[] };
+    assert.equal(view.latest.session, structured(h).session);
+    assert.equal(view.latest.handoffTo, 'cursor');
+    assert.deepEqual(view.uncommitted.map((n) => n.text), ['toggle state lives in the URL']);
+
+    const p = await call(client, 'save_plan', { plan: '1. add the toggle\n2. test it' });
+    assert.match(structured(p).slug as string, /^sessions\/kestrel\/plans\/plan-\d{8}-\d{6}-codex$/);
+    const plans = structured(await call(client, 'plans', {})) as { plans: { text: string }[] };
+    assert.equal(plans.plans[0].text, '1. add the toggle\n2. test it');
+
+    const projects = structured(await call(client, 'list_projects')) as { projects: { project: string; checkpoints: number; uncommitted: number }[] };
+    assert.deepEqual(projects.projects.map((x) => [x.project, x.checkpoints, x.uncommitted]), [['kestrel', 1, 1]]);
+
+    const stats = JSON.parse((await cli(['stats', '--json'], { vault })).stdout);
+    assert.deepEqual({ ...stats, projects: undefined }, { open: 1, resumed: 1, closed: 0, autoClosed: 0, abandoned: 0, total: 2, projects: undefined });
+  });
+
+  it('answers why (any form of the path) and before_you_try, with who ruled it out', async () => {
+    client = await connect({ vault, cwd: work });
+    await call(client, 'checkpoint', { task: 'session store', files: ['internal/memory/vaultstore.go'], failed: ['mock the payment gateway: hides webhook races'] });
+    for (const form of ['./internal/memory/vaultstore.go', 'vaultstore.go', '/abs/repo/internal/memory/vaultstore.go']) {
+      const w = structured(await call(client, 'why', { file: form })) as { touches: { task: string; origin: string }[] };
+      assert.deepEqual(w.touches.map((t) => [t.task, t.origin]), [['session store', 'baton']], form);
+    }
+    assert.deepEqual((structured(await call(client, 'why', { file: 'store.go' })) as { touches: unknown[] }).touches, []);
+    const b = await call(client, 'before_you_try', { approach: 'mock the payment gateway' });
+    assert.match(text(b), /mock the payment gateway: hides webhook races — ruled out by test-agent on \d{4}-\d{2}-\d{2} in kestrel/);
+    const none = await call(client, 'before_you_try', { approach: 'rewrite it in rust' });
+    assert.match(text(none), /No recorded dead end matches/);
+  });
+
+  it('closes an abandoned session (notes back-dated with baton note --at) and refuses a second close', async () => {
+    const eightHoursAgo = String(Math.floor(Date.now() / 1000) - 8 * 3600);
+    for (const t of ['half-migrated the schema', 'users table done, orders not']) {
+      const r = await cli(['note', '--project', 'kestrel', '--agent', 'gemini', '--at', eightHoursAgo, t], { vault });
+      assert.equal(r.code, 0, r.stderr);
+    }
+    client = await connect({ vault, cwd: work });
+    const s = structured(await call(client, 'sessions', {})) as { abandoned: { session: string; notes: number }[] };
+    assert.equal(s.abandoned.length, 1);
+    const id = s.abandoned[0].session;
+    assert.equal(s.abandoned[0].notes, 2);
+    const closed = await call(client, 'close_abandoned', { session: id });
+    assert.equal(closed.isError, undefined, text(closed));
+    const cp = (structured(closed) as { checkpoint: { autoClosed: boolean; state: string; agent: string } }).checkpoint;
+    assert.equal(cp.autoClosed, true);
+    assert.equal(cp.agent, 'gemini');
+    assert.match(cp.state, /not a real handoff[\s\S]*- half-migrated the schema\n- users table done, orders not/);
+    const again = await call(client, 'close_abandoned', { session: id });
+    assert.equal(again.isError, true);
+    assert.match(text(again), /already closed/);
+    const stats = JSON.parse((await cli(['stats', 'kestrel', '--json'], { vault })).stdout);
+    assert.equal(stats.autoClosed, 1);
+    assert.equal(stats.abandoned, 0);
+  });
+
+  it('turns every failure into an error reply and keeps serving', async () => {
+    client = await connect({ vault, cwd: work });
+    const empty = await call(client, 'checkpoint', {});
+    assert.equal(empty.isError, true);
+    assert.match(text(empty), /Nothing to checkpoint/);
+    const bad = await call(client, 'note_progress', { text: 'x', project: '🚀' });
+    assert.equal(bad.isError, true);
+    assert.match(text(bad), /no letters or digits/);
+    const unknown = await call(client, 'close_abandoned', { session: 'nope' });
+    assert.match(text(unknown), /No open session nope/);
+    const invalid = await call(client, 'why', { file: 42 });
+    assert.equal(invalid.isError, true);
+    assert.equal((await client.listTools()).tools.length, 11, 'still serving');
+    assert.ok(!fs.existsSync(path.join(vault, 'sessions', 'kestrel')), 'nothing written by the failures');
+  });
+
+  it('loses nothing while a second process writes to the same project', async () => {
+    client = await connect({ vault, cwd: work });
+    const c = client;
+    const viaMcp = Array.from({ length: 15 }, (_, i) => call(c, 'note_progress', { text: `mcp note ${i}` }));
+    const viaCli = Array.from({ length: 15 }, (_, i) => cli(['note', '--project', 'kestrel', '--agent', 'cursor', `cli note ${i}`], { vault }));
+    const [m, k] = await Promise.all([Promise.all(viaMcp), Promise.all(viaCli)]);
+    assert.ok(m.every((r) => !r.isError));
+    assert.ok(k.every((r) => r.code === 0));
+    const s = structured(await call(c, 'sessions', {})) as { uncommitted: { text: string }[] };
+    const texts = s.uncommitted.map((n) => n.text).sort();
+    const want = [...Array.from({ length: 15 }, (_, i) => `cli note ${i}`), ...Array.from({ length: 15 }, (_, i) => `mcp note ${i}`)].sort();
+    assert.deepEqual(texts, want);
+    // A checkpoint by the MCP agent meanwhile folds its own notes only; the CLI agent's stay open.
+    const [cp] = await Promise.all([call(c, 'checkpoint', { task: 'parallel' }), cli(['note', '--project', 'kestrel', '--agent', 'cursor', 'late cli note'], { vault })]);
+    assert.equal(structured(cp).folded, 15);
+    const after = structured(await call(c, 'sessions', {})) as { uncommitted: { text: string; agent: string }[] };
+    assert.deepEqual(after.uncommitted.map((n) => n.agent).filter((a) => a !== 'cursor'), []);
+    assert.equal(after.uncommitted.length, 16);
+  });
+});
