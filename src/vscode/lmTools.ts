@@ -5,7 +5,7 @@
 // Code builds without `vscode.lm.registerTool` simply get no tools.
 import * as vscode from 'vscode';
 import type { Baton } from '../core/baton';
-import type { CheckpointFields } from '../core/model';
+import type { CheckpointFields, GitState } from '../core/model';
 import { renderHandover } from '../core/handover';
 import { safeScope } from '../core/names';
 import { age } from '../core/time';
@@ -20,6 +20,8 @@ export const LM_TOOL_NAMES = ['baton_note', 'baton_checkpoint', 'baton_handoff',
 export interface LmToolsOptions {
   /** Told after each write, so views show it without waiting for the file watcher. */
   changed?(scope: string): void;
+  /** Git state for a checkpoint of `scope` (the extension knows which folder is that project, and whether git may run). */
+  gitState?(scope: string): Promise<GitState | undefined>;
 }
 
 interface FieldInput {
@@ -97,7 +99,8 @@ export function registerLmTools(
     const fields = fieldsOf(input);
     const { kept, dropped } = splitPlaceholders(fields.failed ?? []);
     fields.failed = kept;
-    const r = await core().commit({ scope, agent: agentOf(input.agent), fields, handoffTo: to });
+    const git = await options.gitState?.(scope);
+    const r = await core().commit({ scope, agent: agentOf(input.agent), fields, handoffTo: to, git });
     written(scope);
     return [
       `${to ? `Handed off to ${r.checkpoint.handoffTo}` : 'Checkpoint'} ${r.checkpoint.session} written in ${scope}: ${r.path}`,
