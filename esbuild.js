@@ -18,6 +18,13 @@ const common = {
   outdir: 'dist',
 };
 
+const splitMcp = {
+  name: 'split-mcp',
+  setup(build) {
+    build.onResolve({ filter: /[\\/]mcp[\\/]mcpCommand$/ }, () => ({ path: './mcp.js', external: true }));
+  },
+};
+
 async function main() {
   fs.mkdirSync('dist', { recursive: true });
   fs.copyFileSync(
@@ -26,7 +33,9 @@ async function main() {
   );
   const builds = [
     { ...common, entryPoints: { extension: 'src/extension.ts' }, external: ['vscode'] },
-    { ...common, entryPoints: { cli: 'src/cli.ts' }, banner: { js: '#!/usr/bin/env node' } },
+    { ...common, entryPoints: { cli: 'src/cli.ts' }, banner: { js: '#!/usr/bin/env node' }, plugins: [splitMcp] },
+    // The MCP SDK is most of the CLI's weight: its own file, parsed only by `baton mcp`.
+    { ...common, entryPoints: { mcp: 'src/mcp/mcpCommand.ts' } },
   ];
   if (watch) {
     for (const b of builds) await (await esbuild.context(b)).watch();

@@ -1,6 +1,8 @@
 // Commands that read: resume, sessions (and --close), plans, continuity, why, index, project-name.
 import * as path from 'path';
+import { basicMemoryDir, basicMemoryTouches, mergeTouches, readBasicMemorySessions } from '../adapters/basicMemory';
 import { projectNameOf } from '../adapters/git/projectName';
+import { recordResume } from '../stats/resumeLog';
 import { usage } from '../core/errors';
 import { renderHandover } from '../core/handover';
 import { checkpointJson } from '../core/publicJson';
@@ -18,6 +20,7 @@ function projectArg(ctx: Context, values: Record<string, unknown>, positionals: 
 export async function resume(ctx: Context, args: string[]): Promise<number> {
   const { values, positionals } = parse('resume', args, { json: { type: 'boolean' }, project: { type: 'string', short: 'p' } }, '[PROJECT] [--json]');
   const view = await ctx.core().resume(projectArg(ctx, values, positionals));
+  recordResume(ctx.vault, { ts: now(), project: view.project, agent: ctx.agent(undefined), via: 'cli' });
   if (values.json) ctx.json({ ...view, latest: view.latest ? checkpointJson(view.latest) : null });
   else ctx.io.out(renderHandover(view, now()));
   return 0;
@@ -81,12 +84,20 @@ export async function continuity(ctx: Context, args: string[]): Promise<number> 
 }
 
 export async function why(ctx: Context, args: string[]): Promise<number> {
-  const { values, positionals } = parse('why', args, { json: { type: 'boolean' }, limit: { type: 'string' } }, 'PATH [--limit N] [--json]');
-  if (positionals.length !== 1) throw usage('Usage: baton why PATH [--limit N] [--json]');
+  const { values, positionals } = parse(
+    'why',
+    args,
+    { json: { type: 'boolean' }, limit: { type: 'string' }, 'basic-memory': { type: 'string' } },
+    'PATH [--limit N] [--basic-memory DIR] [--json]',
+  );
+  if (positionals.length !== 1) throw usage('Usage: baton why PATH [--limit N] [--basic-memory DIR] [--json]');
   const limitRaw = str(values.limit);
   const limit = limitRaw === undefined ? 20 : Number(limitRaw);
   if (!Number.isInteger(limit) || limit < 0) throw usage(`--limit must be a whole number, got "${limitRaw}".`);
-  const touches = await ctx.core().why(positionals[0], limit);
+  const fromBaton = await ctx.core().why(positionals[0], limit);
+  // basic-memory session notes are read, never written, and marked with their origin.
+  const bm = basicMemoryDir(str(values['basic-memory']), ctx.io.env);
+  const touches = bm ? mergeTouches(fromBaton, basicMemoryTouches(readBasicMemorySessions(bm), positionals[0]), limit) : fromBaton;
   if (values.json) {
     ctx.json(touches);
     return 0;

@@ -136,8 +136,8 @@ export class Baton {
       const foldedNotes = fold.flatMap((s) => s.notes).sort((a, b) => a.ts - b.ts);
       if (isEmptyCheckpoint(fields) && foldedNotes.length === 0) {
         throw refused(
-          'Nothing to checkpoint: give at least a task, state, next step, decision, dead end, question, verified claim or blocker ' +
-            '(e.g. --task "…" --next "…"), or write working notes first.',
+          'Nothing to checkpoint: give at least a task, state, next step, decision, dead end ("didn\'t work"), open question, ' +
+            'verified claim or blocker, or record working notes first. Commands run and files alone are not a checkpoint.',
         );
       }
       const previous = (await vault.checkpoints(scope)).sort(newestFirst)[0];

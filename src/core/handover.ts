@@ -19,7 +19,12 @@ export function renderHandover(h: HandoverInput, now: number): string {
   const cp = h.latest;
   if (cp) {
     const who = cp.handoffTo ? `${cp.agent} → ${cp.handoffTo}` : cp.agent;
-    out.push(`Latest checkpoint ${cp.session} by ${who}, ${age(now - cp.ts)} ago${cp.autoClosed ? ' (auto-closed: nobody reviewed it)' : ''}.`);
+    const kind = cp.autoClosed
+      ? ' (auto-closed: nobody reviewed it)'
+      : cp.extra.capture === 'extractive'
+        ? ' (extractive capture before compaction, not a hand-over: the user\'s own words, nothing verified)'
+        : '';
+    out.push(`Latest checkpoint ${cp.session} by ${who}, ${age(now - cp.ts)} ago${kind}.`);
     if (cp.git.branch || cp.git.commit) out.push(`Git: ${[cp.git.branch, cp.git.commit, cp.git.subject].filter(Boolean).join(' · ')}`);
     out.push('');
     if (cp.task) out.push(`Task: ${cp.task}`);
