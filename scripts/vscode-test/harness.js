@@ -431,4 +431,4 @@ function deadline(ms, what) {
   return { promise, cancel: () => clearTimeout(timer) };
 }
 
-module.exports = { Session, makeFixtures, startWorkbench, workbenchUrl, workbenchLogPrinter, parseArgs, deadline, log, ROOT, RESULTS, VERBOSE };
+module.exports = { Session, makeFixtures, startServer, startWorkbench, workbenchUrl, workbenchLogPrinter, parseArgs, deadline, log, ROOT, RESULTS, VERBOSE };
