@@ -5,6 +5,7 @@ import { refused, usage, VaultWriteError } from './errors';
 import type { Abandoned, Checkpoint, CheckpointFields, GitState, Note, Plan, ProjectContinuity, Touch } from './model';
 import { emptyFields, emptyGit } from './model';
 import { rootProject, safeName, safeScope } from './names';
+import { matchDeadEnds, significantWords } from './deadEnds';
 import { newestFirst } from './order';
 import type { ClockPort, DeadEnd, IndexPort, NoteLine, PendingPort, VaultPort } from './ports';
 import { maskFields, maskSecrets } from './secrets';
@@ -15,6 +16,7 @@ import {
   isQuiet,
   openSessions,
   sessionsToFold,
+  toAbandoned,
   type OpenSession,
 } from './sessions';
 
@@ -316,18 +318,9 @@ export class Baton {
 
   /** Recorded dead ends whose words overlap an approach an agent is about to try. */
   async beforeYouTry(approach: string, project?: string): Promise<DeadEnd[]> {
-    const words = significantWords(approach);
-    if (words.length === 0) throw usage('Describe the approach in a few words, e.g. "mock the payment gateway".');
-    return this.withIndex((index) => {
-      const root = project ? rootProject(safeScope(project)) : '';
-      const scored = index
-        .deadEnds()
-        .filter((d) => !root || rootProject(d.project) === root)
-        .map((d) => ({ d, score: overlap(words, significantWords(d.text)) }))
-        .filter((x) => x.score >= Math.min(2, words.length))
-        .sort((a, b) => b.score - a.score || b.d.ts - a.d.ts);
-      return scored.map((x) => x.d);
-    });
+    if (significantWords(approach).length === 0) throw usage('Describe the approach in a few words, e.g. "mock the payment gateway".');
+    const root = project ? rootProject(safeScope(project)) : '';
+    return this.withIndex((index) => matchDeadEnds(approach, index.deadEnds(), root));
   }
 
   /**
@@ -406,28 +399,4 @@ export class Baton {
   private asNote(line: NoteLine): Note {
     return { ...line, session: '' };
   }
-}
-
-function toAbandoned(s: OpenSession): Abandoned {
-  const first = s.notes[0]?.text ?? '';
-  return {
-    session: s.id,
-    project: s.scope,
-    agent: s.agent,
-    task: first.length > 80 ? `${first.slice(0, 79)}…` : first,
-    notes: s.notes.length,
-    lastActivity: s.lastActivity,
-  };
-}
-
-const STOP = new Set(['the', 'a', 'an', 'to', 'of', 'and', 'or', 'in', 'on', 'for', 'with', 'by', 'it', 'is', 'use', 'using', 'try', 'via']);
-
-function significantWords(text: string): string[] {
-  const words = text.toLowerCase().match(/[\p{L}\p{N}_]+/gu) ?? [];
-  return [...new Set(words.filter((w) => w.length > 2 && !STOP.has(w)))];
-}
-
-function overlap(a: string[], b: string[]): number {
-  const set = new Set(b);
-  return a.filter((w) => set.has(w)).length;
 }

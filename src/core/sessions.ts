@@ -2,7 +2,7 @@
 // an agent's run of notes in a scope, opened by its first note and closed when
 // a checkpoint folds it. Keeping no other state means a deleted index or a
 // vault copied to another machine loses no session.
-import type { Note } from './model';
+import type { Abandoned, Note } from './model';
 import type { NoteLine } from './ports';
 import { stamp } from './time';
 
@@ -81,3 +81,16 @@ export function autoClosedState(silentFor: number): string {
 
 export const isQuiet = (lastCheckpoint: number, now: number): boolean =>
   lastCheckpoint <= 0 || now - lastCheckpoint > QUIET_AFTER;
+
+/** An abandoned session as lists show it; its first note stands in for the task nobody wrote. */
+export function toAbandoned(s: OpenSession): Abandoned {
+  const first = s.notes[0]?.text ?? '';
+  return {
+    session: s.id,
+    project: s.scope,
+    agent: s.agent,
+    task: first.length > 80 ? `${first.slice(0, 79)}…` : first,
+    notes: s.notes.length,
+    lastActivity: s.lastActivity,
+  };
+}
