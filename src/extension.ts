@@ -18,7 +18,9 @@ import { registerMcpProvider } from './vscode/mcpProvider';
 import { createLog } from './vscode/log';
 import { ProjectScope } from './vscode/projectScope';
 import { StatusBar } from './vscode/statusBar';
+import { TranscriptDocuments } from './vscode/transcriptDocuments';
 import { BatonViews } from './vscode/views/views';
+import { workspaceGitState } from './vscode/workspaceGit';
 
 let host: BatonHost | undefined;
 
@@ -28,6 +30,7 @@ export function activate(context: vscode.ExtensionContext): BatonApi {
   host = new BatonHost(log, project);
   const files = new FileTouches(host);
   const docs = new HandoverDocuments();
+  const transcripts = new TranscriptDocuments();
   const views = new BatonViews(host, files, log);
   const status = new StatusBar(host, log);
   context.subscriptions.push(
@@ -35,10 +38,11 @@ export function activate(context: vscode.ExtensionContext): BatonApi {
     project,
     host,
     docs,
+    transcripts,
     views,
     status,
     new EditorController(host, files, log),
-    ...registerCommands(host, files, docs, log),
+    ...registerCommands(host, files, docs, transcripts, log),
   );
   // Agent surfaces (feature-detected inside: older VS Code builds get none).
   // They ask the host each time, since the core is rebuilt when the vault moves.
@@ -51,8 +55,12 @@ export function activate(context: vscode.ExtensionContext): BatonApi {
       log.error(`${what} not available in this VS Code`, err);
     }
   };
+  // Copilot's checkpoints record the same git state Commit Checkpoint does; in Restricted Mode git is not run.
   optional('Language-model tools', () =>
-    registerLmTools(context, () => h.session.baton, () => h.project.current, { changed: (scope) => h.session.changed([scope]) }),
+    registerLmTools(context, () => h.session.baton, () => h.project.current, {
+      changed: (scope) => h.session.changed([scope]),
+      gitState: (scope) => workspaceGitState(h.project, scope),
+    }),
   );
   optional('The MCP server provider', () => registerMcpProvider(context, { vault: () => h.session.root, onDidChange: h.onDidChangeVault }));
 

@@ -8,11 +8,12 @@
 // as markdown, so a `[run](command:…)` in a checkpoint stays inert text), and
 // `command` blocks are links to one of HOVER_COMMANDS, the only commands the
 // rendered MarkdownString enables.
+import { claudeSessionOf } from './claudeSession';
 import type { Checkpoint, Touch } from './model';
 import { age } from './time';
 
 /** The commands a hover may link to; the VS Code layer enables exactly these. */
-export const HOVER_COMMANDS = ['baton.openCheckpoint', 'baton.resume', 'baton.showFileCheckpoints'] as const;
+export const HOVER_COMMANDS = ['baton.openCheckpoint', 'baton.resume', 'baton.showFileCheckpoints', 'baton.resumeInClaudeCode'] as const;
 export type HoverCommand = (typeof HOVER_COMMANDS)[number];
 
 export type HoverBlock =
@@ -89,6 +90,8 @@ function detailed(e: HoverEntry, now: number, newest: boolean): HoverBlock[] {
   }
   out.push(openLink(t));
   if (newest) out.push(markup(' · '), { kind: 'command', label: `Resume ${t.project}`, command: 'baton.resume', args: [{ project: t.project }] });
+  // Only the slug goes into the link: the command reads the session id from the vault and checks it there.
+  if (cp && claudeSessionOf(cp)) out.push(markup(' · '), { kind: 'command', label: 'Resume in Claude Code', command: 'baton.resumeInClaudeCode', args: [{ slug: t.slug }] });
   out.push(markup('\n\n'));
   return out;
 }

@@ -27,6 +27,8 @@ export const Commands = {
   rebuildIndex: 'baton.rebuildIndex',
   chooseVault: 'baton.chooseVault',
   showLog: 'baton.showLog',
+  resumeInClaudeCode: 'baton.resumeInClaudeCode',
+  openTranscript: 'baton.openTranscript',
 } as const;
 
 /** `contextValue`s of tree items; menus match them with `viewItem == …`. */
@@ -35,12 +37,16 @@ export const ContextValues = {
   currentProject: 'baton.project.current',
   scope: 'baton.scope',
   checkpoint: 'baton.checkpoint',
+  /** A checkpoint bound to a Claude Code session: it alone offers Resume in Claude Code and Open Transcript. */
+  claudeCheckpoint: 'baton.checkpoint.claudeSession',
   section: 'baton.section',
   sectionItem: 'baton.sectionItem',
   abandoned: 'baton.abandoned',
   plan: 'baton.plan',
   planGroup: 'baton.planGroup',
   touch: 'baton.touch',
+  /** A This File entry whose checkpoint is bound to a Claude Code session. */
+  claudeTouch: 'baton.touch.claudeSession',
   more: 'baton.more',
 } as const;
 
@@ -57,3 +63,9 @@ export type ThisFileState = 'noEditor' | 'none' | 'some';
 
 /** The URI scheme of the read-only hand-over documents Resume opens. */
 export const HANDOVER_SCHEME = 'baton-handover';
+
+/** The URI scheme of the read-only transcript documents Open Transcript opens. */
+export const TRANSCRIPT_SCHEME = 'baton-transcript';
+
+/** The name of the integrated terminal Resume in Claude Code opens. */
+export const CLAUDE_TERMINAL = 'Claude Code';

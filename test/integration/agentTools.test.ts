@@ -90,6 +90,30 @@ describe('agents inside VS Code', () => {
     assert.match(textOf(resume), /copilot tried the retry wrapper/);
   });
 
+  it('baton_checkpoint in the workspace’s project records its git state, as Commit Checkpoint does', async function () {
+    if (!hasLm) this.skip();
+    await batonApi();
+    // Only the extension's own registration knows the workspace's folders and trust.
+    if (!(await implemented())) this.skip();
+    // Kestrel is the workspace's project; its notes are put back and the file removed after, so the view suites still find the fixture.
+    const notesFile = path.join(scopeDir('kestrel'), 'uncommitted.md');
+    const notes = fs.readFileSync(notesFile, 'utf8');
+    let written: string | undefined;
+    try {
+      const r = await vscode.lm.invokeTool('baton_checkpoint', { input: { project: 'kestrel', task: 'copilot wired the refund mock' }, toolInvocationToken: undefined });
+      written = /written in kestrel: (.+\.md)$/m.exec(textOf(r))?.[1];
+      assert.ok(written, textOf(r));
+      const text = fs.readFileSync(written, 'utf8');
+      assert.match(text, /^agent: copilot$/m);
+      assert.match(text, /^branch: main$/m, 'the trusted workspace’s git state is recorded');
+      assert.match(text, /^commit_subject: Initial fixture commit$/m);
+    } finally {
+      if (written) fs.rmSync(written, { force: true });
+      fs.writeFileSync(notesFile, notes);
+      await vscode.commands.executeCommand('baton.refresh');
+    }
+  });
+
   it('offers the bundled MCP server where VS Code has the provider API, and the server answers', async function () {
     this.timeout(30_000);
     const own = fakeContext();

@@ -8,6 +8,7 @@ import * as path from 'path';
 import * as vscode from 'vscode';
 import type { CommitResult } from '../../src/core/baton';
 import type { BatonApi } from '../../src/vscode/api';
+import { readResumes } from '../../src/stats/resumeLog';
 import type { CloseResult } from '../../src/vscode/commands/sessionCommands';
 import { batonApi, checkpointFiles, poll, runCli, scopeDir, settle, shown, vaultDir } from './support/baton';
 
@@ -140,6 +141,14 @@ describe('commands', () => {
     assert.strictEqual(doc?.uri.scheme, 'baton-handover');
     assert.strictEqual(doc?.getText(), r.text);
     assert.strictEqual(doc?.languageId, 'markdown');
+  });
+
+  it('Resume counts the pick-up for baton stats, as the person, via vscode', async () => {
+    const t0 = Math.floor(Date.now() / 1000);
+    const r = await vscode.commands.executeCommand<{ project: string }>('baton.resume', { project: 'lighthouse' });
+    assert.strictEqual(r?.project, 'lighthouse');
+    const mine = readResumes(vaultDir()).filter((x) => x.via === 'vscode' && x.project === 'lighthouse' && x.ts >= t0);
+    assert.deepStrictEqual(mine.map((x) => x.agent), ['human']);
   });
 
   it('Switch Project points the Checkpoints view at another project and back', async () => {

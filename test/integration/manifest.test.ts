@@ -44,6 +44,8 @@ describe('manifest', () => {
     const palette = new Map(m.contributes.menus.commandPalette.map((e) => [e.command, e.when]));
     assert.strictEqual(palette.get(Commands.openCheckpoint as string), 'false');
     assert.strictEqual(palette.get(Commands.openPlan as string), 'false');
+    assert.strictEqual(palette.get(Commands.resumeInClaudeCode as string), 'false');
+    assert.strictEqual(palette.get(Commands.openTranscript as string), 'false');
   });
 
   it('activates on its views and a project marker, never on everything', () => {

@@ -98,6 +98,14 @@ describe('hoverText', () => {
     );
   });
 
+  it('links Resume in Claude Code, by slug only, for a checkpoint bound to a Claude Code session', () => {
+    const t = makeTouch({ agent: 'claude-code' });
+    const bound = commands(buildHover({ entries: [entry(t, { agent: 'claude-code', extra: { agent_session: 'abc-123', cwd: '/x' } })], total: 1, now: NOW, file: 'f' }));
+    assert.deepEqual(bound.find((c) => c.command === 'baton.resumeInClaudeCode')?.args, [{ slug: t.slug }]);
+    const unbound = commands(buildHover({ entries: [entry(makeTouch())], total: 1, now: NOW, file: 'f' }));
+    assert.ok(!unbound.some((c) => c.command === 'baton.resumeInClaudeCode'));
+  });
+
   it('warns when the file has commits after the checkpoint, and marks auto-closed checkpoints', () => {
     const plain = hoverPlainText(buildHover({ entries: [entry(makeTouch(), { autoClosed: true }, true)], total: 1, now: NOW, file: 'f' }));
     assert.match(plain, /commits after this checkpoint/);

@@ -6,16 +6,19 @@ import type { FileTouches } from '../editor/fileTouches';
 import type { HandoverDocuments } from '../handoverDocuments';
 import { Commands } from '../ids';
 import type { Log } from '../log';
+import type { TranscriptDocuments } from '../transcriptDocuments';
+import { ClaudeCodeCommands } from './claudeCodeCommands';
 import { NavigationCommands } from './navigationCommands';
 import { SessionCommands } from './sessionCommands';
 import { VaultCommands } from './vaultCommands';
 import { WriteCommands } from './writeCommands';
 
-export function registerCommands(host: BatonHost, files: FileTouches, docs: HandoverDocuments, log: Log): vscode.Disposable[] {
+export function registerCommands(host: BatonHost, files: FileTouches, docs: HandoverDocuments, transcripts: TranscriptDocuments, log: Log): vscode.Disposable[] {
   const write = new WriteCommands(host, log);
   const sessions = new SessionCommands(host, docs, log);
   const nav = new NavigationCommands(host, files, log);
   const vault = new VaultCommands(host, log);
+  const claude = new ClaudeCodeCommands(host, transcripts, log);
   const handlers: Record<(typeof Commands)[keyof typeof Commands], (...args: unknown[]) => unknown> = {
     [Commands.commitCheckpoint]: write.commit,
     [Commands.handOff]: write.handOff,
@@ -31,6 +34,8 @@ export function registerCommands(host: BatonHost, files: FileTouches, docs: Hand
     [Commands.rebuildIndex]: vault.rebuildIndex,
     [Commands.chooseVault]: vault.chooseVault,
     [Commands.showLog]: vault.showLog,
+    [Commands.resumeInClaudeCode]: claude.resumeInClaudeCode,
+    [Commands.openTranscript]: claude.openTranscript,
   };
   return Object.entries(handlers).map(([id, handler]) => vscode.commands.registerCommand(id, handler));
 }

@@ -6,6 +6,7 @@ import { renderHandover } from '../../core/handover';
 import { plainLabel } from '../../core/lensText';
 import { age } from '../../core/time';
 import { systemClock } from '../../adapters/openBaton';
+import { recordResume } from '../../stats/resumeLog';
 import type { BatonHost } from '../batonHost';
 import type { HandoverDocuments } from '../handoverDocuments';
 import { HANDOVER_SCHEME } from '../ids';
@@ -25,14 +26,20 @@ export class SessionCommands {
     private readonly log: Log,
   ) {}
 
-  /** Resume: opens the project's hand-over (what the next agent reads first) with a Copy action. */
+  /**
+   * Resume: opens the project's hand-over (what the next agent reads first)
+   * with a Copy action, and counts the pick-up for `baton stats` as the CLI,
+   * MCP and hooks do (`via: vscode`, under the person's agent name).
+   */
   resume = async (arg?: unknown): Promise<{ project: string; text: string } | undefined> => {
     const args = asArgs(arg);
     const project = str(args.project) ?? this.host.project.current ?? (await pickProject(this.host, 'Resume which project?'));
     if (!project) return undefined;
     try {
       const view = await this.host.session.baton.resume(project);
-      const text = renderHandover(view, systemClock.now());
+      const now = systemClock.now();
+      const text = renderHandover(view, now);
+      recordResume(this.host.session.root, { ts: now, project: view.project, agent: this.host.agent, via: 'vscode' });
       await this.docs.show(view.project, text);
       void vscode.window.showInformationMessage(`Hand-over of ${view.project} is open.`, 'Copy').then((pick) => {
         if (pick) void vscode.env.clipboard.writeText(text);

@@ -4,13 +4,12 @@
 import * as vscode from 'vscode';
 import type { CommitResult } from '../../core/baton';
 import type { CheckpointFields, GitState } from '../../core/model';
-import { readGitState } from '../../adapters/git/gitState';
 import { systemClock } from '../../adapters/openBaton';
 import { plainLabel } from '../../core/lensText';
 import { age } from '../../core/time';
 import type { BatonHost } from '../batonHost';
-import { gitAllowed } from '../config';
 import type { Log } from '../log';
+import { workspaceGitState } from '../workspaceGit';
 import type { Args } from './args';
 import { asArgs, inform, list, showFailure, str } from './args';
 import type { CommitAnswers } from './commitInput';
@@ -69,7 +68,7 @@ export class WriteCommands {
     const agent = str(args.agent) ?? this.host.agent;
     const fromArgs = FIELD_KEYS.some((k) => args[k] !== undefined);
     try {
-      const git = await this.gitFor(scope);
+      const git = await workspaceGitState(this.host.project, scope);
       let fields: Partial<CheckpointFields>;
       if (fromArgs) {
         fields = fieldsOf(args);
@@ -98,17 +97,6 @@ export class WriteCommands {
 
   private async scope(): Promise<string | undefined> {
     return this.host.project.current ?? (await pickProject(this.host, 'Which project? This workspace has none.'));
-  }
-
-  /**
-   * Git state of the workspace folder that is this project; none when the
-   * project was switched to one that is not open here (its git is elsewhere).
-   * In an untrusted workspace git is not run and the state says unreadable.
-   */
-  private async gitFor(scope: string): Promise<GitState | undefined> {
-    const folder = (vscode.workspace.workspaceFolders ?? []).find((f) => this.host.project.ofUri(f.uri) === scope);
-    if (!folder) return undefined;
-    return readGitState(folder.uri.fsPath, { enabled: gitAllowed() });
   }
 
   /** The last checkpoint's next step is the likeliest task; else a branch name says it. */

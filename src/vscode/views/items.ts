@@ -2,6 +2,7 @@
 // same in Projects, Checkpoints and This File. Labels are plain text (tree
 // labels render no markdown); tooltips go through textTooltip, which escapes.
 import * as vscode from 'vscode';
+import { claudeSessionOf } from '../../core/claudeSession';
 import type { Checkpoint } from '../../core/model';
 import { plainLabel } from '../../core/lensText';
 import { age } from '../../core/time';
@@ -95,7 +96,7 @@ export function toTreeItem(node: Node, ctx: ItemContext): vscode.TreeItem {
       item.id = `touch:${t.slug}`;
       item.description = `${plainLabel(t.agent, 30)} · ${ago(ctx.now, t.ts)} · ${t.project}`;
       item.iconPath = icon('history');
-      item.contextValue = ContextValues.touch;
+      item.contextValue = node.claude ? ContextValues.claudeTouch : ContextValues.touch;
       item.tooltip = textTooltip(t.task || t.session, [`${t.agent}, ${ago(ctx.now, t.ts)}, in ${t.project}`, `Named this file as ${t.matched}`]);
       item.command = { command: Commands.openCheckpoint, title: 'Open Checkpoint', arguments: [{ slug: t.slug }] };
       return item;
@@ -160,12 +161,15 @@ function checkpointItem(cp: Checkpoint, ctx: ItemContext): vscode.TreeItem {
   const who = cp.handoffTo ? `${plainLabel(cp.agent, 30)} → ${plainLabel(cp.handoffTo, 30)}` : plainLabel(cp.agent, 30);
   item.description = [who, ago(ctx.now, cp.ts), cp.autoClosed ? 'auto-closed' : ''].filter(Boolean).join(' · ');
   item.iconPath = cp.autoClosed ? icon('circle-slash', 'list.warningForeground') : cp.handoffTo ? icon('arrow-swap') : icon('git-commit');
-  item.contextValue = ContextValues.checkpoint;
+  const claude = claudeSessionOf(cp);
+  // A distinct value, so Resume in Claude Code and Open Transcript show only where they can work.
+  item.contextValue = claude ? ContextValues.claudeCheckpoint : ContextValues.checkpoint;
   item.tooltip = textTooltip(cp.task || cp.next || cp.session, [
     `${cp.handoffTo ? `${cp.agent}, handed off to ${cp.handoffTo}` : cp.agent} · ${ago(ctx.now, cp.ts)} · ${cp.project}`,
     cp.autoClosed ? 'Auto-closed: an abandoned session closed on its agent’s behalf; nobody reviewed it.' : '',
     cp.git.branch || cp.git.commit ? `Git: ${[cp.git.branch, cp.git.commit, cp.git.subject].filter(Boolean).join(' · ')}` : '',
     cp.next ? `Next: ${cp.next}` : '',
+    claude ? `Claude Code session ${claude.id}` : '',
   ]);
   item.command = { command: Commands.openCheckpoint, title: 'Open Checkpoint', arguments: [{ slug: cp.slug }] };
   return item;

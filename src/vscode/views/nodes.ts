@@ -14,7 +14,8 @@ export type Node =
   | { kind: 'abandoned'; abandoned: Abandoned }
   | { kind: 'planGroup'; scope: string; plans: Plan[]; current: boolean }
   | { kind: 'plan'; plan: Plan }
-  | { kind: 'touch'; touch: Touch }
+  // `claude`: its checkpoint is bound to a Claude Code session (a Touch from the index does not say).
+  | { kind: 'touch'; touch: Touch; claude?: boolean }
   | { kind: 'more'; scope: string; hidden: number };
 
 export const SECTION_TITLES: Record<SectionKey, string> = {

@@ -3,6 +3,7 @@
 // settings) or on a vault file (a checkpoint opened from this very list) keeps
 // the last file shown rather than blanking the view.
 import * as vscode from 'vscode';
+import { claudeSessionOf } from '../../core/claudeSession';
 import type { BatonHost } from '../batonHost';
 import type { FileTouches } from '../editor/fileTouches';
 import type { ThisFileState } from '../ids';
@@ -52,7 +53,15 @@ export class ThisFileView extends TreeProvider {
     const touches = await this.touches.of(file);
     if (file !== this.file) return [];
     await this.setState(touches.length ? 'some' : 'none');
-    return touches.map((touch) => ({ kind: 'touch', touch }));
+    // The index's touches do not carry the binding; the checkpoint files (cached once read) do.
+    const bound = await Promise.all(touches.map((t) => this.bound(t.slug)));
+    if (file !== this.file) return [];
+    return touches.map((touch, i) => ({ kind: 'touch', touch, claude: bound[i] }));
+  }
+
+  private async bound(slug: string): Promise<boolean> {
+    const cp = await this.host.session.checkpoint(slug).catch(() => null);
+    return !!cp && claudeSessionOf(cp) !== undefined;
   }
 
   private async setState(state: ThisFileState): Promise<void> {

@@ -1,0 +1,46 @@
+// Read-only documents for an agent's JSONL transcript. A virtual document
+// rather than the file itself: the transcript is the agent's record, and an
+// editor on the real file would let a stray keystroke and Ctrl+S rewrite it.
+// Only paths Open Transcript checked and handed over are served, so another
+// extension cannot use this scheme to read arbitrary files through Baton.
+import * as fs from 'fs';
+import * as vscode from 'vscode';
+import { TRANSCRIPT_SCHEME } from './ids';
+import { Disposable } from './lifecycle';
+
+/** Past this the transcript is not loaded into the extension host; the message names the file instead. */
+export const TRANSCRIPT_LIMIT = 50 * 1024 * 1024;
+
+export class TranscriptDocuments extends Disposable implements vscode.TextDocumentContentProvider {
+  private readonly allowed = new Set<string>();
+  private readonly emitter = this.register(new vscode.EventEmitter<vscode.Uri>());
+  readonly onDidChange = this.emitter.event;
+
+  constructor() {
+    super();
+    this.register(vscode.workspace.registerTextDocumentContentProvider(TRANSCRIPT_SCHEME, this));
+    this.register(vscode.workspace.onDidCloseTextDocument((d) => d.uri.scheme === TRANSCRIPT_SCHEME && this.allowed.delete(d.uri.toString())));
+  }
+
+  /**
+   * Opens `file` (absolute, checked by the caller) read-only. Opened again, it
+   * is reread: a live session's transcript grows while it is open.
+   */
+  show(file: string): Thenable<vscode.TextEditor> {
+    // The file's own path keeps its `.jsonl` name, so VS Code picks the language by it.
+    const uri = vscode.Uri.file(file).with({ scheme: TRANSCRIPT_SCHEME });
+    const known = this.allowed.has(uri.toString());
+    this.allowed.add(uri.toString());
+    if (known) this.emitter.fire(uri);
+    return vscode.window.showTextDocument(uri, { preview: true });
+  }
+
+  async provideTextDocumentContent(uri: vscode.Uri): Promise<string> {
+    if (!this.allowed.has(uri.toString())) return 'Open this transcript with Baton: Open Transcript on its checkpoint.';
+    try {
+      return await fs.promises.readFile(uri.fsPath, 'utf8');
+    } catch (err) {
+      return `The transcript could not be read: ${err instanceof Error ? err.message : String(err)}`;
+    }
+  }
+}
