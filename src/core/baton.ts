@@ -85,7 +85,9 @@ export interface BatonDeps {
   index: IndexLease;
 }
 
-const oneLine = (s: string): string => s.replace(/\s+/g, ' ').trim();
+// U+0085 (NEL) and the Unicode line separators end a line for some readers;
+// they become spaces like any other line break.
+const oneLine = (s: string): string => s.replace(/[\s\u0085]+/g, ' ').trim();
 
 export class Baton {
   constructor(private readonly deps: BatonDeps) {}
@@ -129,6 +131,11 @@ export class Baton {
     const handoffTo = req.handoffTo?.trim() ? safeName(req.handoffTo, 'handoff target') : '';
     const masked = maskFields({ ...emptyFields(), ...req.fields });
     const fields = masked.value;
+    // Git state and Baton's own keys reach the file too: a branch or a commit
+    // subject can hold a pasted token as easily as a note can.
+    const git = maskFields(req.git ?? emptyGit());
+    const extraMasked = maskFields({ ...(req.extra ?? {}) });
+    const redactions = masked.count + git.count + extraMasked.count;
     const now = req.at ?? this.deps.clock.now();
     const { vault } = this.deps;
 
@@ -143,7 +150,7 @@ export class Baton {
         );
       }
       const previous = (await vault.checkpoints(scope)).sort(newestFirst)[0];
-      const extra: Record<string, unknown> = { ...(req.extra ?? {}) };
+      const extra: Record<string, unknown> = extraMasked.value;
       if (fold.length > 0) extra.folded = fold.map((s) => s.id);
       const cp: Checkpoint = {
         ...fields,
@@ -153,7 +160,7 @@ export class Baton {
         agent,
         handoffTo,
         autoClosed: false,
-        git: req.git ?? emptyGit(),
+        git: git.value,
         ts: now,
         follows: previous?.session ?? '',
         extra,
@@ -163,7 +170,7 @@ export class Baton {
       const closed = new Set(fold.map((s) => s.id));
       await vault.replaceNotes(scope, this.remaining(sessions, closed));
       const written = { ...cp, session: id, slug: `sessions/${scope}/${id}` };
-      return { checkpoint: written, path, redactions: masked.count, folded: foldedNotes.length };
+      return { checkpoint: written, path, redactions, folded: foldedNotes.length };
     });
   }
 

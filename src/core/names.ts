@@ -87,6 +87,9 @@ export function safeScope(scope: string): string {
       `The project "${scope.trim()}" has no letters or digits to make a filename from: use a name with at least one letter or digit.`,
     );
   }
+  // A worktree named "plans" would land in the project's plans folder, where
+  // its checkpoints are never read as checkpoints: it gets a name of its own.
+  if (parts[1] === 'plans') parts[1] = 'plans-worktree';
   return parts.join('/');
 }
 

@@ -4,6 +4,7 @@
 // through this key.
 import { createHash } from 'crypto';
 import { usage } from './errors';
+import { maskSecrets } from './secrets';
 
 const SAFE = /^[A-Za-z0-9_-]{1,128}$/;
 
@@ -22,6 +23,7 @@ const WINDOWS_RESERVED = /^(con|prn|aux|nul|com[0-9]|lpt[0-9])$/i;
  */
 export function sessionKey(id: string): string {
   if (typeof id !== 'string' || id.length === 0) throw usage('An empty session id cannot name a file.');
-  if (SAFE.test(id) && !WINDOWS_RESERVED.test(id)) return id;
+  // An id that looks like a token is hashed too: file names are on disk as much as contents.
+  if (SAFE.test(id) && !WINDOWS_RESERVED.test(id) && maskSecrets(id).count === 0) return id;
   return `sha256-${createHash('sha256').update(id, 'utf8').digest('hex').slice(0, 32)}`;
 }

@@ -7,6 +7,7 @@
 import * as fs from 'fs';
 import * as path from 'path';
 import { safe } from '../core/names';
+import { maskSecrets } from '../core/secrets';
 import { sessionKey } from '../core/sessionKey';
 import { writeAtomic } from '../adapters/vault/atomicFile';
 
@@ -57,8 +58,10 @@ export async function updateBinding(
   patch: Partial<Omit<AgentSessionBinding, 'id' | 'agent' | 'updated'>>,
 ): Promise<AgentSessionBinding> {
   const before = readBinding(vaultRoot, agent, id);
+  // Values from a hook payload are untrusted and may hold a pasted token.
+  const clean = (v: unknown): unknown => (typeof v === 'string' ? maskSecrets(v).text : v);
   const next: AgentSessionBinding = {
-    id,
+    id: maskSecrets(id).text,
     agent,
     scope: '',
     cwd: '',
@@ -66,7 +69,7 @@ export async function updateBinding(
     started: now,
     lastCapture: '',
     ...before,
-    ...Object.fromEntries(Object.entries(patch).filter(([, v]) => v !== undefined && v !== '')),
+    ...Object.fromEntries(Object.entries(patch).filter(([, v]) => v !== undefined && v !== '').map(([k, v]) => [k, clean(v)])),
     updated: now,
   };
   const file = bindingPath(vaultRoot, agent, id);

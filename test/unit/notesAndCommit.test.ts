@@ -169,3 +169,35 @@ describe('file modes', () => {
     }
   });
 });
+
+describe('secrets outside the fields', () => {
+  it('masks tokens in git state and in Baton frontmatter keys too', async () => {
+    const v = tempVault();
+    try {
+      const token = 'ghp_' + 'Z9y8X7w6V5u4T3s2R1q0P9o8N7m6L5k4J3i2';
+      const r = await v.baton.commit({
+        scope: 'kestrel',
+        agent: 'claude',
+        fields: { task: 't' },
+        git: { branch: 'main', commit: 'abc1234', subject: `add ${token}`, dirty: 0, unreadable: false, files: [`cfg/${token}.txt`], worktree: '' },
+        extra: { transcript: `/tmp/${token}.jsonl` },
+      });
+      assert.equal(r.redactions, 3);
+      assert.ok(!fs.readFileSync(r.path, 'utf8').includes(token));
+    } finally {
+      v.cleanup();
+    }
+  });
+
+  it('gives a worktree named "plans" its own folder, never the plans folder', async () => {
+    const v = tempVault();
+    try {
+      await v.baton.commit({ scope: 'kestrel/plans', agent: 'claude', fields: { task: 'in a worktree called plans' } });
+      assert.equal((await v.baton.history('kestrel/plans')).length, 1);
+      assert.deepEqual(v.list('sessions/kestrel/plans'), []);
+      assert.equal((await v.baton.continuity())[0].checkpoints, 1);
+    } finally {
+      v.cleanup();
+    }
+  });
+});
