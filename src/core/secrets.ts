@@ -33,6 +33,9 @@ const TOKENS: RegExp[] = [
   new RegExp(`${START}xox[abprs]-[A-Za-z0-9-]{10,}${END}`, 'g'),
   new RegExp(`${START}npm_[A-Za-z0-9]{36}${END}`, 'g'),
   new RegExp(`${START}AIza[0-9A-Za-z_-]{35}${END}`, 'g'),
+  // Stripe secret and restricted keys; SendGrid keys.
+  new RegExp(`${START}(?:sk|rk)_(?:live|test)_[A-Za-z0-9]{16,}${END}`, 'g'),
+  new RegExp(`${START}SG\\.[A-Za-z0-9_-]{16,}\\.[A-Za-z0-9_-]{16,}${END}`, 'g'),
   // JSON web tokens: three base64url parts, the first two JSON objects.
   new RegExp(`${START}eyJ[A-Za-z0-9_-]{8,}\\.eyJ[A-Za-z0-9_-]{8,}\\.[A-Za-z0-9_-]{8,}`, 'g'),
 ];

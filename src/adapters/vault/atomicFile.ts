@@ -8,9 +8,29 @@ import { VaultWriteError } from '../../core/errors';
 export const FILE_MODE = 0o600;
 export const DIR_MODE = 0o700;
 
-/** Temporary files end in `.tmp` and start with `.`: no reader takes them for notes. */
+/** The longest file name most file systems take, in bytes (ext4, APFS, NTFS in UTF-16 units). */
+export const NAME_MAX = 255;
+
+/** Cuts a string to at most `max` UTF-8 bytes on a code point boundary. */
+export function cutBytes(s: string, max: number): string {
+  if (Buffer.byteLength(s) <= max) return s;
+  let out = '';
+  let bytes = 0;
+  for (const ch of s) {
+    bytes += Buffer.byteLength(ch);
+    if (bytes > max) break;
+    out += ch;
+  }
+  return out;
+}
+
+/**
+ * Temporary files end in `.tmp` and start with `.`: no reader takes them for
+ * notes. The target's name is cut so that the temporary name itself fits in
+ * NAME_MAX even when the target's name already does only just.
+ */
 const tempPath = (target: string): string =>
-  path.join(path.dirname(target), `.${path.basename(target)}.${process.pid}-${randomBytes(4).toString('hex')}.tmp`);
+  path.join(path.dirname(target), `.${cutBytes(path.basename(target), 200)}.${process.pid}-${randomBytes(4).toString('hex')}.tmp`);
 
 // ENOTDIR: something that is not a folder stands where the vault needs one.
 const UNWRITABLE = new Set(['EACCES', 'EPERM', 'EROFS', 'ENOSPC', 'EDQUOT', 'ENOTDIR', 'EISDIR']);

@@ -18,7 +18,7 @@ import {
   renderNoteLine,
   renderPlan,
 } from '../markdown/checkpointFile';
-import { asWriteError, createExclusive, ensureDir, readCapped, writeAtomic } from './atomicFile';
+import { asWriteError, createExclusive, cutBytes, ensureDir, NAME_MAX, readCapped, writeAtomic } from './atomicFile';
 import { VaultLocks } from './scopeLock';
 
 export const NOTES_FILE = 'uncommitted.md';
@@ -26,6 +26,17 @@ export const PLANS_DIR = 'plans';
 const MAX_STEPS = 60;
 
 const isPlanFileName = (name: string): boolean => name.startsWith('plan-') && name.endsWith('.md');
+
+/**
+ * `<prefix><agent>.md`, the agent cut so the whole name fits in NAME_MAX bytes.
+ * `safe` allows an agent of 255 bytes, and the stamp before it would make such
+ * a name one the file system refuses (ENAMETOOLONG): the checkpoint would be
+ * lost for the length of a name. The frontmatter keeps the whole agent name.
+ */
+function fileId(prefix: string, agent: string): string {
+  const room = NAME_MAX - Buffer.byteLength(prefix) - '.md'.length;
+  return `${prefix}${cutBytes(agent, room).replace(/-+$/, '')}`;
+}
 
 export class FsVault implements VaultPort {
   readonly sessionsDir: string;
@@ -79,7 +90,7 @@ export class FsVault implements VaultPort {
     await ensureDir(dir);
     const agent = safeName(cp.agent, 'agent');
     for (let step = 0; step <= MAX_STEPS; step++) {
-      const id = `${stamp(stampTs + step)}-${agent}`;
+      const id = fileId(`${stamp(stampTs + step)}-`, agent);
       const file = path.join(dir, `${id}.md`);
       const content = renderCheckpoint({ ...cp, session: id, project: scope, slug: `sessions/${scope}/${id}` });
       if (await createExclusive(file, content)) return { id, path: file };
@@ -121,7 +132,7 @@ export class FsVault implements VaultPort {
     const agent = safeName(plan.agent, 'agent');
     const content = renderPlan({ ...plan, agent });
     for (let step = 0; step <= MAX_STEPS; step++) {
-      const id = `plan-${stamp(plan.ts + step)}-${agent}`;
+      const id = fileId(`plan-${stamp(plan.ts + step)}-`, agent);
       if (await createExclusive(path.join(dir, `${id}.md`), content)) return parsePlan(content, id, scope);
     }
     throw new BatonError('failed', `Could not find a free plan name in ${scope}; retry in a minute.`);
@@ -155,17 +166,31 @@ export class FsVault implements VaultPort {
 /**
  * One O_APPEND write to a file that must already exist (no O_CREAT, so a new
  * file always gets its header). False when the file is not there.
+ *
+ * When the file does not end in a newline (a line torn by a power cut or a
+ * full disk, or an editor that saved without one), the note starts on a line
+ * of its own: glued to the torn line it would not parse, and an acknowledged
+ * note would be lost. Checking costs one stat and a one-byte read, whatever
+ * the file's size. Callers hold the scope lock, so no other append can land
+ * between the check and the write.
  */
 async function appendExisting(file: string, line: string): Promise<boolean> {
   let handle: fs.promises.FileHandle;
   try {
-    handle = await fs.promises.open(file, fs.constants.O_WRONLY | fs.constants.O_APPEND);
+    handle = await fs.promises.open(file, fs.constants.O_RDWR | fs.constants.O_APPEND);
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') return false;
     throw asWriteError(err, file);
   }
   try {
-    await handle.write(line);
+    const { size } = await handle.stat();
+    let lead = '';
+    if (size > 0) {
+      const last = Buffer.alloc(1);
+      await handle.read(last, 0, 1, size - 1);
+      if (last[0] !== 0x0a) lead = '\n';
+    }
+    await handle.write(lead + line);
   } catch (err) {
     throw asWriteError(err, file);
   } finally {

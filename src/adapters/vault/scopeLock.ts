@@ -1,15 +1,173 @@
 // Cross-process locks for the vault. Every writer of a scope's notes or
 // checkpoints holds its scope's lock, so an append can never land in a file
-// that a concurrent fold is about to replace. proper-lockfile's mkdir lock is
-// atomic on every local file system, and a lock whose holder was killed goes
-// stale instead of blocking the vault forever.
-import { createHash } from 'crypto';
+// that a concurrent fold is about to replace.
+//
+// A lock is a small file, `<sha>.lock`, created whole and exclusively (a hard
+// link of a finished temporary file), that names its holder: host, pid, pid
+// namespace and a random token. Agents' hooks get killed (timeouts, Ctrl-C,
+// a closed terminal), so a holder that died must not block the vault:
+//   - a holder on this machine (same host and pid namespace) whose process
+//     no longer exists is dead at once;
+//   - any other holder is dead when the lock's mtime, which a live holder
+//     refreshes every few seconds, is older than STALE_MS.
+// A dead lock is broken under a second, short-lived lock (`<sha>.lock.break`),
+// after checking that the file is still the very one judged dead (its token),
+// so two processes that both saw it dead can never remove a third's fresh lock.
+import { createHash, randomBytes } from 'crypto';
+import * as fs from 'fs';
+import * as os from 'os';
 import * as path from 'path';
-import * as lockfile from 'proper-lockfile';
 import { BatonError } from '../../core/errors';
-import { ensureDir } from './atomicFile';
+import { asWriteError, DIR_MODE, ensureDir, FILE_MODE } from './atomicFile';
 
-const STALE_MS = 10_000;
+/** A lock whose holder cannot be checked is dead once its mtime is this old. */
+export const STALE_MS = 10_000;
+/** How long a writer waits for a live holder before giving up. */
+const WAIT_MS = 40_000;
+const REFRESH_MS = STALE_MS / 3;
+
+interface Holder {
+  host: string;
+  ns: string;
+  pid: number;
+  token: string;
+}
+
+interface Seen {
+  holder: Holder | null;
+  /** The raw content, compared byte for byte before breaking. */
+  raw: string;
+  mtimeMs: number;
+}
+
+/** The pid namespace (Linux): two containers on one host may share a vault and a hostname, not pids. */
+function pidNamespace(): string {
+  try {
+    return fs.readlinkSync('/proc/self/ns/pid');
+  } catch {
+    return '';
+  }
+}
+
+const ME = { host: os.hostname(), ns: pidNamespace() };
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    // EPERM: it exists, it is just not ours to signal.
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+function parseHolder(raw: string): Holder | null {
+  try {
+    const v = JSON.parse(raw) as Partial<Holder>;
+    if (typeof v.host === 'string' && typeof v.ns === 'string' && Number.isSafeInteger(v.pid) && typeof v.token === 'string') {
+      return { host: v.host, ns: v.ns, pid: v.pid as number, token: v.token };
+    }
+  } catch {
+    // a lock written by hand or torn on a file system without links: judged by its age
+  }
+  return null;
+}
+
+function isDead(seen: Seen): boolean {
+  const h = seen.holder;
+  if (h && h.host === ME.host && h.ns === ME.ns && h.pid > 0 && h.pid !== process.pid) {
+    if (!alive(h.pid)) return true;
+  }
+  return Date.now() - seen.mtimeMs > STALE_MS;
+}
+
+/** What the lock file says now; null when there is none; 'unreadable' when it cannot be read (then it is waited for, never broken). */
+async function look(file: string): Promise<Seen | null | 'unreadable'> {
+  try {
+    const [raw, st] = await Promise.all([fs.promises.readFile(file, 'utf8'), fs.promises.stat(file)]);
+    return { holder: parseHolder(raw), raw, mtimeMs: st.mtimeMs };
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT') return null;
+    // EISDIR: a lock folder made by hand or by an older Baton; judged by its age.
+    if (code === 'EISDIR') {
+      const st = await fs.promises.stat(file).catch(() => null);
+      return st ? { holder: null, raw: '\0dir', mtimeMs: st.mtimeMs } : null;
+    }
+    return 'unreadable';
+  }
+}
+
+/** Creates `file` holding `content`, whole or not at all; false when it exists. */
+async function claim(file: string, content: string): Promise<boolean> {
+  const tmp = `${file}.${process.pid}-${randomBytes(4).toString('hex')}.tmp`;
+  try {
+    await fs.promises.writeFile(tmp, content, { flag: 'wx', mode: FILE_MODE });
+  } catch (err) {
+    throw asWriteError(err, file);
+  }
+  try {
+    await fs.promises.link(tmp, file);
+    return true;
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === 'EEXIST') return false;
+    if (code !== 'EPERM' && code !== 'ENOTSUP' && code !== 'EOPNOTSUPP') throw asWriteError(err, file);
+  } finally {
+    await fs.promises.rm(tmp, { force: true }).catch(() => undefined);
+  }
+  // No hard links here: an exclusive create, then the content (a reader that
+  // sees it empty judges the lock by its age, which is fresh).
+  try {
+    await fs.promises.writeFile(file, content, { flag: 'wx', mode: FILE_MODE });
+    return true;
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'EEXIST') return false;
+    throw asWriteError(err, file);
+  }
+}
+
+/**
+ * Removes a dead lock, under `<lock>.break` so that only one process breaks at
+ * a time, and only if the file is still the one that was judged dead.
+ */
+async function breakDead(file: string, judged: Seen): Promise<boolean> {
+  const breaker = `${file}.break`;
+  try {
+    await fs.promises.mkdir(breaker, { mode: DIR_MODE });
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw asWriteError(err, breaker);
+    // Breaking takes a millisecond; a breaker this old was killed while breaking.
+    const st = await fs.promises.stat(breaker).catch(() => null);
+    if (st && Date.now() - st.mtimeMs > STALE_MS) await fs.promises.rmdir(breaker).catch(() => undefined);
+    return false;
+  }
+  try {
+    const now = await look(file);
+    if (!now || now === 'unreadable' || now.raw !== judged.raw || now.mtimeMs !== judged.mtimeMs) return true;
+    if (now.raw === '\0dir') await fs.promises.rm(file, { recursive: true, force: true });
+    else await fs.promises.unlink(file);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw asWriteError(err, file);
+  } finally {
+    await fs.promises.rmdir(breaker).catch(() => undefined);
+  }
+  await sweep(path.dirname(file));
+  return true;
+}
+
+/** Temporary files of claims whose process was killed in between; harmless, but they should not pile up. */
+async function sweep(dir: string): Promise<void> {
+  const names = await fs.promises.readdir(dir).catch(() => [] as string[]);
+  for (const name of names) {
+    if (!name.endsWith('.tmp')) continue;
+    const full = path.join(dir, name);
+    const st = await fs.promises.stat(full).catch(() => null);
+    if (st && Date.now() - st.mtimeMs > STALE_MS) await fs.promises.rm(full, { force: true }).catch(() => undefined);
+  }
+}
+
+const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 
 export class VaultLocks {
   constructor(private readonly dir: string) {}
@@ -19,40 +177,69 @@ export class VaultLocks {
     return path.join(this.dir, `${digest}.lock`);
   }
 
-  /** Waits (bounded) for the lock, runs `fn`, releases even when `fn` throws. */
-  async with<T>(key: string, fn: () => Promise<T>): Promise<T> {
+  /**
+   * Takes the lock, waiting up to `waitMs` for a live holder; a dead one is
+   * broken at once. Returns the release function, or null when still busy.
+   */
+  private async acquire(key: string, waitMs: number): Promise<(() => Promise<void>) | null> {
     await ensureDir(this.dir);
-    const target = this.lockPath(key);
-    let release: () => Promise<void>;
-    try {
-      release = await lockfile.lock(target, {
-        realpath: false,
-        stale: STALE_MS,
-        retries: { retries: 400, factor: 1.3, minTimeout: 5, maxTimeout: 100, randomize: true },
-      });
-    } catch (err) {
-      throw new BatonError('failed', `Could not lock "${key}" in the vault (${(err as Error).message}). Another Baton process may be stuck; retry in ${STALE_MS / 1000}s.`);
-    }
-    try {
-      return await fn();
-    } finally {
-      await release().catch(() => undefined);
+    const file = this.lockPath(key);
+    const token = randomBytes(12).toString('hex');
+    const content = JSON.stringify({ host: ME.host, ns: ME.ns, pid: process.pid, token, key: key.slice(0, 200) });
+    const deadline = Date.now() + waitMs;
+    let delay = 5;
+    for (;;) {
+      if (await claim(file, content)) return this.holding(file, content);
+      const seen = await look(file);
+      if (seen === null) continue; // released in between: claim again at once
+      // Another process breaking it at the same moment: wait like for a live holder.
+      if (seen !== 'unreadable' && isDead(seen) && (await breakDead(file, seen))) continue;
+      if (Date.now() >= deadline) return null;
+      await sleep(Math.min(delay, Math.max(1, deadline - Date.now())) * (0.5 + Math.random()));
+      delay = Math.min(100, delay * 1.3);
     }
   }
 
-  /** Takes the lock only if it is free right now; returns null when busy. */
-  async tryWith<T>(key: string, fn: () => Promise<T>): Promise<T | null> {
-    await ensureDir(this.dir);
-    let release: () => Promise<void>;
-    try {
-      release = await lockfile.lock(this.lockPath(key), { realpath: false, stale: STALE_MS, retries: 0 });
-    } catch {
-      return null;
+  /** While held, the lock's mtime is kept fresh so no one judges it dead by age. */
+  private holding(file: string, content: string): () => Promise<void> {
+    const timer = setInterval(() => {
+      const t = new Date();
+      fs.promises.utimes(file, t, t).catch(() => undefined);
+    }, REFRESH_MS);
+    timer.unref();
+    return async () => {
+      clearInterval(timer);
+      // Only our own lock: if it was broken while we were stalled, the file
+      // may now be someone else's.
+      const raw = await fs.promises.readFile(file, 'utf8').catch(() => '');
+      if (raw === content) await fs.promises.unlink(file).catch(() => undefined);
+    };
+  }
+
+  /** Waits (bounded) for the lock, runs `fn`, releases even when `fn` throws. */
+  async with<T>(key: string, fn: () => Promise<T>): Promise<T> {
+    const release = await this.acquire(key, WAIT_MS);
+    if (!release) {
+      throw new BatonError(
+        'failed',
+        `Could not lock "${key}" in the vault within ${WAIT_MS / 1000}s: another Baton process is holding it and still running. Retry when it finishes.`,
+      );
     }
     try {
       return await fn();
     } finally {
-      await release().catch(() => undefined);
+      await release();
+    }
+  }
+
+  /** Takes the lock only if it is free right now (or its holder is dead); returns null when busy. */
+  async tryWith<T>(key: string, fn: () => Promise<T>): Promise<T | null> {
+    const release = await this.acquire(key, 0);
+    if (!release) return null;
+    try {
+      return await fn();
+    } finally {
+      await release();
     }
   }
 }
