@@ -1,0 +1,85 @@
+// Runs inside the real VS Code extension host (loaded as `extensionTestsPath`
+// by the offline harness, scripts/vscode-test/): activates Baton, waits for
+// its first look at the vault, then asks the CodeLens and hover providers of
+// files the way VS Code asks them, timing each. Writes its figures to the
+// JSON file named by the config beside it. Built by bench/run.js.
+import * as fs from 'fs';
+import * as path from 'path';
+import * as vscode from 'vscode';
+
+interface Config {
+  out: string;
+  files: string[];
+  rounds: number;
+}
+
+interface Api {
+  ready(): Promise<void>;
+}
+
+const now = (): number => performance.now();
+const heap = (): NodeJS.MemoryUsage => process.memoryUsage();
+
+export async function run(): Promise<void> {
+  const config = JSON.parse(fs.readFileSync(path.join(__dirname, 'vscode-perf-config.json'), 'utf8')) as Config;
+  const result: Record<string, unknown> = { vscode: vscode.version };
+  try {
+    const ext = vscode.extensions.getExtension<Api>('baton-dev.baton');
+    if (!ext) throw new Error('baton-dev.baton is not installed in this extension host');
+    result.activeBefore = ext.isActive;
+    const heapBefore = heap();
+    const t0 = now();
+    const api = await ext.activate();
+    result.activateMs = now() - t0;
+    const t1 = now();
+    await api.ready();
+    result.readyMs = now() - t1;
+    result.heapBefore = heapBefore;
+    result.heapReady = heap();
+
+    const folder = vscode.workspace.workspaceFolders?.[0]?.uri;
+    if (!folder) throw new Error('no workspace folder');
+    const lens: number[][] = [];
+    const hover: number[][] = [];
+    const lensCount: number[] = [];
+    for (let round = 0; round < config.rounds; round++) {
+      const l: number[] = [];
+      const h: number[] = [];
+      for (const rel of config.files) {
+        const uri = vscode.Uri.joinPath(folder, rel);
+        await vscode.workspace.openTextDocument(uri);
+        let t = now();
+        const lenses = (await vscode.commands.executeCommand<vscode.CodeLens[]>('vscode.executeCodeLensProvider', uri, 10)) ?? [];
+        l.push(now() - t);
+        if (round === 0) lensCount.push(lenses.filter((x) => x.command?.command?.startsWith('baton.')).length);
+        t = now();
+        await vscode.commands.executeCommand<vscode.Hover[]>('vscode.executeHoverProvider', uri, new vscode.Position(0, 1));
+        h.push(now() - t);
+      }
+      lens.push(l);
+      hover.push(h);
+    }
+    result.lens = lens;
+    result.hover = hover;
+    // The hover asks git, per checkpoint shown, whether the file changed since: the same hovers with git off.
+    await vscode.workspace.getConfiguration('baton').update('git.enabled', false, vscode.ConfigurationTarget.Global);
+    // A settings change re-registers the providers and drops their caches: let that settle, then ask once untimed.
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    for (const rel of config.files) {
+      await vscode.commands.executeCommand<vscode.Hover[]>('vscode.executeHoverProvider', vscode.Uri.joinPath(folder, rel), new vscode.Position(0, 1));
+    }
+    const noGit: number[] = [];
+    for (const rel of config.files) {
+      const uri = vscode.Uri.joinPath(folder, rel);
+      const t = now();
+      await vscode.commands.executeCommand<vscode.Hover[]>('vscode.executeHoverProvider', uri, new vscode.Position(0, 1));
+      noGit.push(now() - t);
+    }
+    result.hoverNoGit = noGit;
+    result.filesWithLens = lensCount.filter((n) => n > 0).length;
+    result.heapAfter = heap();
+  } catch (err) {
+    result.error = String((err as Error)?.stack ?? err);
+  }
+  fs.writeFileSync(config.out, JSON.stringify(result));
+}

@@ -1,0 +1,331 @@
+// The index's fast reader of checkpoint files, self-contained on purpose: the
+// function below references nothing outside its own body, so its source can
+// also run in a worker thread (parallelRead.ts) during a cold build.
+//
+// It reads the frontmatter Baton and Logos write by hand, line by line, and
+// gives up (returns null) on anything it does not recognise with certainty:
+// a line outside the shape, a duplicate key, a character YAML might refuse, a
+// value whose YAML type could be other than a string. The caller then uses the
+// real parser (`parseCheckpoint`), so the index sees exactly what every other
+// reader sees; `test/unit/indexRecord.test.ts` checks the two agree on the
+// benchmark's generated corpus, on hand-mangled and on random files.
+//
+// The body is read with the same rules as the core's `parseBody`
+// (checkpointBody.ts; `oneLine`, `normalizeItems` and `normalizeProse` are
+// copied from there), but only for what the index keeps: Task, Next, the
+// Files and Didn't work items, and whether the rest says anything at all. It
+// skips the normalisation of State and Intent prose, which is most of a body.
+
+/** What the index keeps of one checkpoint. */
+export interface IndexRecord {
+  agent: string;
+  /** `checkpointed`, else `first_seen`, else 0. */
+  ts: number;
+  /** The task, else the next step: what a list shows for the checkpoint. */
+  task: string;
+  /** Nothing in it but Commands and Files: skipped by history and by `why`. */
+  empty: boolean;
+  /** `## Files` then git's `touched`, as written (normalised later). */
+  paths: string[];
+  /** `## Didn't work`. */
+  failed: string[];
+}
+
+export interface BodyFacts {
+  task: string;
+  next: string;
+  files: string[];
+  failed: string[];
+  /** State, Decisions, Verified, Blockers or Open questions says something. */
+  says: boolean;
+}
+
+export interface FastReader {
+  /** The record, or null when the file is not in the shape this reader is sure of. */
+  fastRecord(text: string, id: string): IndexRecord | null;
+  bodyFacts(body: string): BodyFacts;
+}
+
+export function fastReader(): FastReader {
+  // ---- from checkpointBody.ts ----
+  const oneLine = (s: string): string => s.replace(/[\t\n\v\f\r\u0085\u2028\u2029]+/g, ' ').trim();
+  const normalizeItems = (items: readonly string[]): string[] => items.map(oneLine).filter((i) => i !== '');
+  const normalizeProse = (s: string): string => s.replace(/\r+\n/g, '\n').replace(/^(?:[^\S\n]*\n)+/, '').trimEnd();
+
+  // ---- the frontmatter ----
+  /**
+   * Characters allowed anywhere in a fast-read frontmatter: printable ASCII and
+   * the Basic Multilingual Plane minus what YAML treats specially or refuses
+   * (C1 controls, NEL, line/paragraph separators, BOM, surrogates, non-characters).
+   * Anything else (an emoji, a tab, a CR) goes to the real parser.
+   */
+  const UNSAFE = /[^\n\x20-\x7e\u00a0-\u2027\u202a-\ud7ff\ue000-\ufefe\uff00-\ufffd]/;
+
+  const KEY_LINE = /^([A-Za-z_][A-Za-z0-9_]*):(?: (.*))?$/;
+  const RELATION_LINE = /^ {2}- \{ pred: [a-z_]+, obj: ("(?:[^"\\]|\\.)*"), conf: 1\.0, src: stated \}$/;
+
+  /**
+   * A plain scalar that every YAML reader takes as exactly this string (in a
+   * block mapping or sequence): no indicator first, no `: ` or ` #`, no trailing
+   * `:` or space. Whether it is a *string* (and not a number, bool or null) is
+   * decided separately, only where the type matters.
+   */
+  const PLAIN_FIRST = /^[^\s\-?:,[\]{}#&*!|>'"%@`]/;
+  const PLAIN_LAST = /[^\s:]$/;
+  const isPlain = (raw: string): boolean => PLAIN_FIRST.test(raw) && PLAIN_LAST.test(raw) && !raw.includes(': ') && !raw.includes(' #');
+
+  /** A double-quoted scalar using only the escapes JSON shares with YAML. */
+  const DOUBLE = /^"(?:[^"\\]|\\["\\/nrt]|\\u[0-9A-Fa-f]{4})*"$/;
+  /** A single-quoted scalar on one line (`''` is a quote). */
+  const SINGLE = /^'(?:[^']|'')*'$/;
+
+  /** Whether `raw` is a one-line scalar this reader is sure of. */
+  function isScalar(raw: string): boolean {
+    const c = raw.charCodeAt(0);
+    if (c === 0x22) return DOUBLE.test(raw);
+    if (c === 0x27) return SINGLE.test(raw);
+    return raw.length > 0 && isPlain(raw);
+  }
+
+  type Scalar = { kind: 'plain' | 'quoted'; value: string };
+
+  /** The string of a scalar `isScalar` accepted. */
+  function scalar(raw: string): Scalar {
+    const c = raw.charCodeAt(0);
+    if (c === 0x22) return { kind: 'quoted', value: raw.includes('\\') ? (JSON.parse(raw) as string) : raw.slice(1, -1) };
+    if (c === 0x27) return { kind: 'quoted', value: raw.slice(1, -1).replace(/''/g, "'") };
+    return { kind: 'plain', value: raw };
+  }
+
+  /**
+   * A time as the real reader reads it: a quoted value is a string, and a plain
+   * value is a string under YAML's core schema only in these date shapes (a bare
+   * number would be a number, `null` a null...). Anything else: give up.
+   */
+  const PLAIN_DATE = /^\d{4}-\d{2}-\d{2}(?:T\d{2}:\d{2}:\d{2}(?:\.\d+)?(?:Z|[+-]\d{2}:\d{2}))?$/;
+
+  function timeOf(s: Scalar): number | null {
+    if (s.kind === 'plain' && !PLAIN_DATE.test(s.value)) return null;
+    const v = s.value.trim();
+    if (!v) return 0;
+    const ms = Date.parse(v);
+    return Number.isNaN(ms) ? 0 : Math.floor(ms / 1000);
+  }
+
+  /** The agent from an id `<stamp>-<agent>`, for files whose frontmatter lost it (as the real reader does). */
+  const agentOfId = (id: string): string => /^(?:plan-)?[0-9]{8}-[0-9]{6}-(.+)$/.exec(id)?.[1] ?? '';
+
+  /**
+   * The record, or null when the file is not in the shape this reader is sure of.
+   * The frontmatter must open the file with `---\n` and close with a `---` line;
+   * every line between must be `key: scalar`, `key:` followed by `  - scalar`
+   * items, or (under `relations:`) the relation lines Baton writes.
+   */
+  function fastRecord(text: string, id: string): IndexRecord | null {
+    if (!text.startsWith('---\n') || text.includes('\r')) return null;
+    let close = text.indexOf('\n---\n', 3);
+    let bodyStart = close + 5;
+    if (close < 0) {
+      if (!text.endsWith('\n---')) return null;
+      close = text.length - 4;
+      bodyStart = text.length;
+    }
+    if (close < 4) return null;
+    const yaml = text.slice(4, close);
+    if (UNSAFE.test(yaml)) return null;
+
+    const seen = new Set<string>();
+    let agent = '';
+    let checkpointed: number | null = null;
+    let firstSeen: number | null = null;
+    let touched: string[] = [];
+    // The key whose block sequence the next `  - ` lines belong to, and how many it has had.
+    let listKey = '';
+    let items = 0;
+
+    const lines = yaml.split('\n');
+    for (let i = 0; i < lines.length; i++) {
+      const line = lines[i];
+      if (line.startsWith('  - ')) {
+        if (!listKey) return null;
+        items++;
+        if (listKey === 'relations') {
+          const m = RELATION_LINE.exec(line);
+          if (!m || !DOUBLE.test(m[1])) return null;
+          continue;
+        }
+        const raw = line.slice(4);
+        if (!isScalar(raw)) return null;
+        if (listKey === 'touched') {
+          const v = scalar(raw).value;
+          if (v !== '') touched.push(v);
+        }
+        continue;
+      }
+      // A key line ends the previous list, which must have had an item (`key:` alone is a null).
+      if (listKey && items === 0) return null;
+      listKey = '';
+      const m = KEY_LINE.exec(line);
+      if (!m) return null;
+      const key = m[1];
+      if (seen.has(key) || key === '__proto__') return null;
+      seen.add(key);
+      const raw = m[2];
+      if (raw === undefined || raw === '') {
+        listKey = key;
+        items = 0;
+        continue;
+      }
+      if (key === 'relations' || !isScalar(raw)) return null;
+      if (key === 'agent') agent = scalar(raw).value;
+      else if (key === 'touched') {
+        const v = scalar(raw).value;
+        touched = v ? [v] : [];
+      } else if (key === 'checkpointed') {
+        checkpointed = timeOf(scalar(raw));
+        if (checkpointed === null) return null;
+      } else if (key === 'first_seen') {
+        firstSeen = timeOf(scalar(raw));
+        if (firstSeen === null) return null;
+      }
+    }
+    if (listKey && items === 0) return null;
+    if (seen.size === 0) return null;
+
+    const f = bodyFacts(text.slice(bodyStart));
+    return {
+      agent: agent || agentOfId(id),
+      ts: checkpointed !== null && checkpointed > 0 ? checkpointed : firstSeen !== null && firstSeen > 0 ? firstSeen : 0,
+      task: f.task || f.next,
+      empty: !f.says && !f.task && !f.next && f.failed.length === 0,
+      paths: [...f.files, ...touched],
+      failed: f.failed,
+    };
+  }
+
+  // ---- the body, as parseBody reads it, reduced to what the index keeps -----------
+
+  // These mirror checkpointBody.ts exactly (the test compares the two).
+  const HEADING = /^##[ \t]+(.*)$/;
+  const BULLET = /^[ \t]*[-*+](?:[ \t]+(.*))?$/;
+  const headingKey = (h: string): string =>
+    h
+      .replace(/[ \t]+#+[ \t]*$/, '')
+      .trim()
+      .toLowerCase()
+      .replace(/[\u2018\u2019`]/g, "'")
+      .replace(/\s+/g, ' ');
+  const unescapeProse = (text: string): string => text.replace(/^([ \t]*)\\(\\*#)/gm, '$1$2');
+
+  /** What each known heading is to the index: prose it keeps, items it keeps, or only "does it say anything". */
+  type Role = 'task' | 'next' | 'files' | 'failed' | 'prose' | 'items' | 'ignored';
+  const ROLES = new Map<string, Role>([
+    ['task', 'task'],
+    ['intent', 'ignored'],
+    ['state', 'prose'],
+    ['decisions', 'items'],
+    ["didn't work", 'failed'],
+    ['verified', 'items'],
+    ['blockers', 'items'],
+    ['commands run', 'ignored'],
+    ['open questions', 'items'],
+    ['files', 'files'],
+    ['next', 'next'],
+  ]);
+
+  /** The headings as Baton writes them, recognised without normalising. */
+  const EXACT = new Map<string, Role>([
+    ['Task', 'task'],
+    ['Intent', 'ignored'],
+    ['State', 'prose'],
+    ['Decisions', 'items'],
+    ["Didn't work", 'failed'],
+    ['Verified', 'items'],
+    ['Blockers', 'items'],
+    ['Commands run', 'ignored'],
+    ['Open questions', 'items'],
+    ['Files', 'files'],
+    ['Next', 'next'],
+  ]);
+
+  /** Bullet lines become items; an indented plain line continues the item above it. */
+  function readItems(lines: string[]): string[] {
+    const items: string[] = [];
+    let open = false;
+    for (const line of lines) {
+      const m = BULLET.exec(line);
+      if (m) {
+        items.push(m[1] ?? '');
+        open = true;
+      } else if (open && /^[ \t]+\S/.test(line)) {
+        items[items.length - 1] += ` ${line.trim()}`;
+      } else {
+        open = false;
+      }
+    }
+    return normalizeItems(items);
+  }
+
+  const prose = (chunks: string[][]): string =>
+    chunks
+      .map((c) => unescapeProse(normalizeProse(c.join('\n'))))
+      .filter((t) => t !== '')
+      .join('\n\n');
+
+
+  /**
+   * The index's facts of a body. Like `parseBody`, a section is the lines between
+   * its heading and the next heading (known or not), text before the first
+   * heading and under unknown headings is ignored, and a repeated section is
+   * joined; but it jumps from heading to heading instead of looking at every
+   * line, and of State it only asks whether it has a non-space character.
+   */
+  function bodyFacts(input: string): BodyFacts {
+    const body = input.includes('\r') ? input.replace(/\r+\n/g, '\n') : input;
+    const chunks = new Map<Role, string[]>();
+    let says = false;
+    // The start of the next line that may be a heading, -1 when there is none.
+    const nextCandidate = (from: number): number => {
+      const i = body.indexOf('\n##', from);
+      return i < 0 ? -1 : i + 1;
+    };
+    let at = body.startsWith('##') ? 0 : nextCandidate(0);
+    let role: Role = 'ignored';
+    let contentStart = -1;
+    const close = (end: number): void => {
+      if (contentStart < 0 || role === 'ignored') return;
+      const content = contentStart > end ? '' : body.slice(contentStart, end);
+      if (role === 'prose') {
+        if (!says && /\S/.test(content)) says = true;
+        return;
+      }
+      const list = chunks.get(role);
+      if (list) list.push(content);
+      else chunks.set(role, [content]);
+    };
+    while (at >= 0) {
+      let lineEnd = body.indexOf('\n', at);
+      if (lineEnd < 0) lineEnd = body.length;
+      const h = HEADING.exec(body.slice(at, lineEnd));
+      if (h) {
+        close(at - 1);
+        const text = h[1] ?? '';
+        role = EXACT.get(text) ?? ROLES.get(headingKey(text)) ?? 'ignored';
+        contentStart = lineEnd + 1;
+      }
+      at = lineEnd >= body.length ? -1 : nextCandidate(lineEnd);
+    }
+    close(body.length);
+    const lines = (role: Role): string[][] => (chunks.get(role) ?? []).map((c) => c.split('\n'));
+    if (!says) for (const c of lines('items')) if (readItems(c).length) says = true;
+    return {
+      task: prose(lines('task')),
+      next: prose(lines('next')),
+      files: lines('files').flatMap(readItems),
+      failed: lines('failed').flatMap(readItems),
+      says,
+    };
+  }
+
+  return { fastRecord, bodyFacts };
+}

@@ -1,0 +1,251 @@
+// The index reads checkpoints through its own fast reader (src/adapters/index/
+// indexRecord.ts) and answers "which checkpoints touched this file" from its
+// own tables. Both must give exactly what the real parser and the contract's
+// matcher give: pinned here on the benchmark's generated corpus, on those
+// files mangled by hand and at random, and on arbitrary content.
+import { strict as assert } from 'assert';
+import fc from 'fast-check';
+import * as fs from 'fs';
+import * as path from 'path';
+import { bodyFacts, indexRecord, recordOfCheckpoint } from '../../src/adapters/index/indexRecord';
+import { workerReads } from '../../src/adapters/index/parallelRead';
+import { SqlIndex } from '../../src/adapters/index/sqlIndex';
+import { isCheckpointFileName, parseCheckpoint, renderCheckpoint } from '../../src/adapters/markdown/checkpointFile';
+import { FsVault } from '../../src/adapters/vault/fsVault';
+import { isEmptyCheckpoint, parseFields } from '../../src/core/checkpointBody';
+import type { Checkpoint } from '../../src/core/model';
+import { normalizeTouchPath } from '../../src/core/touching';
+import { generateVault, rng, sampleCheckpoints } from '../../bench/generate';
+import { makeCheckpoint, makeGit } from './builders';
+import { tempDir } from './support/tempVault';
+
+const corpus = sampleCheckpoints(400, 42);
+
+function same(text: string, id = '20260814-143207-claude', scope = 'kestrel'): void {
+  assert.deepEqual(indexRecord(text, id, scope), recordOfCheckpoint(text, id, scope), JSON.stringify(text));
+}
+
+// Lines that break YAML, or change what it means, dropped into a frontmatter.
+const JUNK = [
+  ': : :', '  - [', 'key: "unterminated', '# a comment', 'touched: [a.ts, b.ts]', 'touched: one.ts', 'touched:', 'agent: ~',
+  'agent:', 'agent: 123', "agent: 'it''s'", 'agent: "tab\\there"', 'agent: "\\x41"', 'checkpointed: 1755181927', 'checkpointed: "2026-08-14"',
+  'checkpointed: 2026-08-14 14:32:07', 'checkpointed: null', 'first_seen: 2026-13-45', 'title: a: b', 'title: a #b', 'title: -x', 'title: x:',
+  '---', '...', '  continued plain scalar', '    - nested', '\ttabbed: x', 'k: v ', 'k:  v', '<<: *a', '&a k: v', 'k: !!str x', 'k: |', 'k: >',
+  'agent: claude', 'touched:\n  - dup.ts', '__proto__: x', 'relations: x', '  - { pred: follows, obj: "[[x]]", conf: 1.0, src: stated }',
+  'k: "\u2028"', 'k: \u0085', 'k: 😀', 'k: a\u00a0b', 'k: {a: b}', 'k: [1, 2]', '- top', '? complex', 'k: "a" # c', 'k: \'a\' b',
+];
+
+function mangle(text: string, seed: number): string {
+  const r = rng(seed);
+  const lines = text.split('\n');
+  const close = lines.indexOf('---', 1);
+  const edits = 1 + Math.floor(r() * 3);
+  for (let e = 0; e < edits; e++) {
+    const at = 1 + Math.floor(r() * Math.max(1, close > 0 ? close - 1 : lines.length - 1));
+    const k = r();
+    if (k < 0.45) lines.splice(at, 0, ...JUNK[Math.floor(r() * JUNK.length)].split('\n'));
+    else if (k < 0.6) lines.splice(at, 1);
+    else if (k < 0.7) lines.splice(at, 0, lines[at] ?? '');
+    else if (k < 0.8) lines[at] = ` ${lines[at] ?? ''}`;
+    else if (k < 0.9) lines[at] = (lines[at] ?? '').replace(/"/g, "'");
+    else lines[at] = `${lines[at] ?? ''} `;
+  }
+  let out = lines.join('\n');
+  const w = r();
+  if (w < 0.05) out = `\ufeff${out}`;
+  else if (w < 0.1) out = out.replace(/\n/g, '\r\n');
+  else if (w < 0.15) out = out.slice(0, Math.floor(r() * out.length));
+  return out;
+}
+
+describe('the index reads checkpoints exactly as the real parser does', () => {
+  it('on the benchmark corpus', () => {
+    for (const c of corpus) same(c.text, c.id, c.scope);
+  });
+
+  it('on the corpus mangled by hand (YAML that breaks, changes type, or only looks like Baton’s)', () => {
+    corpus.slice(0, 200).forEach((c, i) => {
+      for (let k = 0; k < 10; k++) same(mangle(c.text, i * 100 + k), c.id, c.scope);
+    });
+    for (const j of JUNK) same(`---\ntype: checkpoint\n${j}\nagent: x\n---\n\n## Task\n\nt\n`);
+  });
+
+  it('on edge shapes: no frontmatter, empty, torn, no closing line, closing at the end, empty frontmatter', () => {
+    const base = corpus[0].text;
+    for (const t of ['', '---', '---\n', '---\n---\n', '---\n---', base.replace(/\n---\n/, '\n--- \n'), base.slice(0, base.indexOf('\n---\n') + 4),
+      base.slice(0, base.indexOf('\n---\n')), `${base.slice(0, base.indexOf('\n---\n'))}\n---`, '## Task\n\nbody only\n', 'x\n---\ny: z\n---\n']) {
+      same(t);
+    }
+  });
+
+  it('on arbitrary content rendered by Baton', () => {
+    const piece = fc.oneof(
+      fc.string({ unit: 'grapheme', maxLength: 10 }),
+      fc.string({ unit: 'binary', maxLength: 10 }),
+      fc.constantFrom('## Files', '## Next', "## Didn't work", '- x', ': ', ' #', '"', "'", '\n', '\r\n', '\u2028', '\ufeff', '😀', '---', '1e3', 'null'),
+    );
+    const text = fc.array(piece, { maxLength: 8 }).map((p) => p.join(''));
+    const list = fc.array(text, { maxLength: 4 });
+    fc.assert(
+      fc.property(text, text, text, list, list, list, list, text, text, (task, state, next, files, failed, touched, decisions, agent, branch) => {
+        const cp = makeCheckpoint({ task, state, next, files, failed, decisions, git: makeGit({ files: touched, branch }), extra: { agent_session: agent, folded: [agent] } });
+        same(renderCheckpoint(cp));
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it('reads a body as parseBody does', () => {
+    const piece = fc.oneof(
+      fc.string({ maxLength: 8 }),
+      fc.constantFrom('## Task', '## Next', '## State', '## Files', "## Didn't work", '## didn’t WORK ##', '##\tFiles', '## Decisions', '## Unknown', '##x',
+        '- a', '* b', '+ c', '  cont', '-', '\\## x', '\n', '\r\n', '\u2028', ' ', '\t'),
+    );
+    fc.assert(
+      fc.property(fc.array(piece, { maxLength: 30 }), (parts) => {
+        const body = parts.join('');
+        const f = parseFields(body);
+        const b = bodyFacts(body);
+        assert.deepEqual(
+          { task: b.task, next: b.next, files: b.files, failed: b.failed, empty: !b.says && !b.task && !b.next && b.failed.length === 0 },
+          { task: f.task, next: f.next, files: f.files, failed: f.failed, empty: isEmptyCheckpoint(f) },
+        );
+      }),
+      { numRuns: 500 },
+    );
+  });
+});
+
+/** Every checkpoint of a vault, parsed by the real parser. */
+function everyCheckpoint(root: string): Checkpoint[] {
+  const out: Checkpoint[] = [];
+  const sessions = path.join(root, 'sessions');
+  const dirs = (d: string): string[] => fs.readdirSync(d, { withFileTypes: true }).filter((e) => e.isDirectory() && !e.name.startsWith('.')).map((e) => e.name);
+  for (const p of dirs(sessions)) {
+    for (const scope of [p, ...dirs(path.join(sessions, p)).filter((w) => w !== 'plans').map((w) => `${p}/${w}`)]) {
+      const dir = path.join(sessions, ...scope.split('/'));
+      for (const name of fs.readdirSync(dir).filter(isCheckpointFileName)) {
+        out.push(parseCheckpoint(fs.readFileSync(path.join(dir, name), 'utf8'), name.slice(0, -3), scope));
+      }
+    }
+  }
+  return out;
+}
+
+/** "Which checkpoints touched this file" the slow way: every checkpoint, the contract's matcher, newest first. */
+function oracle(all: Checkpoint[], query: string): { slug: string; matched: string }[] {
+  const out: { slug: string; matched: string; ts: number; session: string }[] = [];
+  const y = normalizeTouchPath(query);
+  // The contract's pathsMatch(f, query) (core/touching.ts), each side normalised once up front: this runs thousands of times.
+  const match = (x: string): boolean => x !== '' && y !== '' && (x === y || x.endsWith(`/${y}`) || y.endsWith(`/${x}`));
+  for (const cp of all) {
+    if (isEmptyCheckpoint(cp)) continue;
+    const hit = [...cp.files, ...cp.git.files].map(normalizeTouchPath).find(match);
+    if (hit !== undefined) out.push({ slug: cp.slug, matched: hit, ts: cp.ts, session: cp.session });
+  }
+  const cmp = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
+  return out.sort((a, b) => b.ts - a.ts || cmp(b.session, a.session) || cmp(b.slug, a.slug)).map(({ slug, matched }) => ({ slug, matched }));
+}
+
+describe('the index answers "which checkpoints touched this file" as the contract does', () => {
+  let root: string;
+  before(() => {
+    root = tempDir('baton-touch-');
+    generateVault(root, { checkpoints: 400, projects: 12, seed: 3 });
+    // Paths agents write every which way, including ones whose second normalisation differs.
+    const odd = makeCheckpoint({
+      session: '20990101-000000-odd',
+      project: 'odd',
+      task: 'odd paths',
+      ts: Date.UTC(2099, 0, 1) / 1000,
+      files: ["./'quoted.ts", 'x`/', '`./src/index.ts` (new)', 'C:\\work\\src\\index.ts', '/abs/src/lib/a.ts', 'a//b.ts', 'ünï/cödé.ts', '😀/emoji.ts', 'README.md'],
+      git: makeGit({ files: ['src/index.ts', 'docs/README.md', 'README.md'] }),
+    });
+    fs.mkdirSync(path.join(root, 'sessions', 'odd'), { recursive: true });
+    fs.writeFileSync(path.join(root, 'sessions', 'odd', '20990101-000000-odd.md'), renderCheckpoint(odd));
+  });
+  after(() => fs.rmSync(root, { recursive: true, force: true }));
+
+  it('on every path the generated vault names, spelled every way, with and without a limit', async () => {
+    const index = await SqlIndex.open(new FsVault(root));
+    try {
+      await index.refresh();
+      const all = everyCheckpoint(root);
+      const names = new Set<string>();
+      for (const cp of all) for (const p of [...cp.files, ...cp.git.files]) names.add(normalizeTouchPath(p));
+      // Every name, each in one of its spellings (in turn), and the odd ones.
+      const spell = [(n: string): string => n, (n: string): string => `./${n}`, (n: string): string => `/home/me/repo/${n}`,
+        (n: string): string => n.split('/').slice(-2).join('/'), (n: string): string => n.split('/').pop() ?? n, (n: string): string => `${n}x`, (n: string): string => `x${n}`];
+      const queries = [...names].map((n, i) => spell[i % spell.length](n));
+      queries.push('quoted.ts', "'quoted.ts", 'x', 'index.ts', 'src', 'b.ts', '/b.ts', 'cödé.ts', 'emoji.ts', '', '   ', './', 'README.md', 'docs/README.md');
+      for (const q of queries) {
+        const want = oracle(all, q);
+        const got = index.touching(q).map((t) => ({ slug: t.slug, matched: t.matched }));
+        assert.deepEqual(got, want, q);
+        for (const limit of [1, 3]) assert.deepEqual(index.touching(q, limit).map((t) => ({ slug: t.slug, matched: t.matched })), want.slice(0, limit), `${q} limit ${limit}`);
+      }
+      await index.save();
+    } finally {
+      index.close();
+    }
+  });
+
+  it('builds the same index when a worker thread reads and parses (a cold build of a big vault)', async () => {
+    const build = async (worker: '0' | '1'): Promise<SqlIndex> => {
+      const copy = tempDir('baton-touch-copy-');
+      fs.cpSync(path.join(root, 'sessions'), path.join(copy, 'sessions'), { recursive: true });
+      const before = process.env.BATON_INDEX_WORKER;
+      process.env.BATON_INDEX_WORKER = worker;
+      try {
+        const index = await SqlIndex.open(new FsVault(copy));
+        const stats = await index.refresh();
+        assert.ok(stats.checkpointsParsed > 400, JSON.stringify(stats));
+        return index;
+      } finally {
+        if (before === undefined) delete process.env.BATON_INDEX_WORKER;
+        else process.env.BATON_INDEX_WORKER = before;
+        fs.rmSync(copy, { recursive: true, force: true });
+      }
+    };
+    const inline = await build('0');
+    const before = workerReads.files;
+    const threaded = await build('1');
+    try {
+      assert.ok(workerReads.files - before > 400, 'the worker read the files');
+      assert.deepEqual(threaded.summaries(), inline.summaries());
+      assert.deepEqual(threaded.deadEnds(), inline.deadEnds());
+      assert.equal(threaded.checkpointCount(), inline.checkpointCount());
+      for (const q of ['README.md', 'index.ts', 'src/index.ts', 'quoted.ts', 'cödé.ts', 'emoji.ts', 'a.ts', 'go.mod']) {
+        assert.deepEqual(threaded.touching(q), inline.touching(q), q);
+      }
+    } finally {
+      inline.close();
+      threaded.close();
+    }
+  });
+
+  it('stays exact after checkpoints are edited, removed and added (incremental refresh from a saved copy)', async () => {
+    const dir = path.join(root, 'sessions', 'odd');
+    const file = path.join(dir, '20990101-000000-odd.md');
+    const text = fs.readFileSync(file, 'utf8');
+    fs.writeFileSync(file, text.replace('## Files\n', '## Files\n\n- src/new-one.ts\n'));
+    fs.writeFileSync(path.join(dir, '20990102-000000-odd.md'), text.replace('20990101-000000-odd', '20990102-000000-odd'));
+    const first = fs.readdirSync(path.join(root, 'sessions')).find((d) => d !== 'odd') as string;
+    const victim = fs.readdirSync(path.join(root, 'sessions', first)).find(isCheckpointFileName) as string;
+    fs.rmSync(path.join(root, 'sessions', first, victim));
+    const old = new Date(Date.now() - 60_000);
+    for (const d of [dir, path.join(root, 'sessions', first)]) fs.utimesSync(d, old, old);
+    fs.utimesSync(file, new Date(), new Date(Date.now() + 5000));
+    const index = await SqlIndex.open(new FsVault(root));
+    try {
+      const stats = await index.refresh();
+      assert.ok(stats.checkpointsParsed >= 2 && stats.checkpointsRemoved >= 1, JSON.stringify(stats));
+      const all = everyCheckpoint(root);
+      for (const q of ['src/new-one.ts', 'index.ts', 'README.md', 'src/index.ts', 'a.ts']) {
+        assert.deepEqual(index.touching(q).map((t) => ({ slug: t.slug, matched: t.matched })), oracle(all, q), q);
+      }
+    } finally {
+      index.close();
+    }
+  });
+});
