@@ -320,7 +320,7 @@ export class Baton {
   /** Which checkpoints touched a file, across every project and worktree, newest first. */
   async why(path: string, limit = 20): Promise<Touch[]> {
     if (!path.trim()) throw usage('Which file? e.g. baton why src/auth/session.ts');
-    return this.withIndex((index) => index.touching(path).slice(0, Math.max(0, limit)));
+    return this.withIndex((index) => index.touching(path, Math.max(0, limit)));
   }
 
   /** Recorded dead ends whose words overlap an approach an agent is about to try. */

@@ -79,7 +79,8 @@ export interface IndexPort {
   refresh(): Promise<RefreshStats>;
   summaries(): ScopeSummary[];
   openNotes(): ScopeNote[];
-  touching(path: string): Touch[];
+  /** Newest first, at most `limit`: a file many checkpoints touched must not cost them all. */
+  touching(path: string, limit?: number): Touch[];
   deadEnds(): DeadEnd[];
   checkpointCount(): number;
   /** Persists atomically under a lock; a busy lock just skips (it is a cache). */
