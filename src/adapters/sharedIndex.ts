@@ -10,6 +10,12 @@
 // while it reads files, and `export()` (save) in the middle of that transaction
 // would corrupt it. So every use, including the idle save, takes its turn in
 // one promise queue.
+//
+// A refresh still stats every scope folder (hundreds in a year-old vault), which
+// was most of a warm hover's cost. Once `followChanges()` says a watcher reports
+// every change, a query with nothing reported since the last refresh skips it;
+// a full refresh still runs at least every `staleAfterMs`, for the events a
+// watcher can drop (a deleted folder, an overflowing event queue).
 import type { IndexLease } from '../core/baton';
 import type { IndexPort } from '../core/ports';
 
@@ -20,6 +26,10 @@ export interface SharedIndexOptions {
   saveAfterMs?: number;
   /** Told about failed background saves: a cache failing to save is logged, not fatal. */
   onError?: (err: unknown) => void;
+  /** With a watcher reporting changes, the longest a query may go without a real refresh. */
+  staleAfterMs?: number;
+  /** Milliseconds since some epoch; a test moves it by hand. */
+  now?: () => number;
 }
 
 export class SharedIndexLease implements IndexLease {
@@ -31,9 +41,43 @@ export class SharedIndexLease implements IndexLease {
   private saveTimer: ReturnType<typeof setTimeout> | undefined;
   private disposed = false;
   private readonly saveAfterMs: number;
+  private following = false;
+  /** Something may have changed since the last refresh began. */
+  private dirty = true;
+  private lastRefresh = Number.NEGATIVE_INFINITY;
 
   constructor(private readonly opts: SharedIndexOptions) {
     this.saveAfterMs = opts.saveAfterMs ?? 5000;
+  }
+
+  /** From now on every change to the vault is reported through `changed()` (a watcher is running). */
+  followChanges(): void {
+    this.following = true;
+  }
+
+  /** The vault changed on disk (a watcher event) or may have: the next query refreshes. */
+  changed(): void {
+    this.dirty = true;
+  }
+
+  /** The core wrote to the vault itself. */
+  wrote(): void {
+    this.dirty = true;
+  }
+
+  /** Called by the holder of the index before it queries. */
+  async refresh(index: IndexPort): Promise<void> {
+    const now = this.opts.now?.() ?? Date.now();
+    if (this.following && !this.dirty && now - this.lastRefresh < (this.opts.staleAfterMs ?? 30_000)) return;
+    // Cleared before the refresh reads anything, so a change reported during it is not lost.
+    this.dirty = false;
+    try {
+      await index.refresh();
+      this.lastRefresh = now;
+    } catch (err) {
+      this.dirty = true;
+      throw err;
+    }
   }
 
   /** Waits for the previous holder, then lends the one open index. */
@@ -66,6 +110,7 @@ export class SharedIndexLease implements IndexLease {
       this.index?.close();
       this.index = undefined;
       this.opening = undefined;
+      this.dirty = true;
       await beforeReopen?.();
     } finally {
       this.giveTurn();
@@ -105,6 +150,8 @@ export class SharedIndexLease implements IndexLease {
     this.opening ??= this.opts.open();
     try {
       this.index = await this.opening;
+      // A freshly opened index knows only what was saved.
+      this.dirty = true;
       return this.index;
     } finally {
       // A failed open is retried by the next caller rather than cached.

@@ -75,6 +75,14 @@ export interface IndexResult {
 export interface IndexLease {
   acquire(): Promise<IndexPort>;
   release(index: IndexPort): Promise<void>;
+  /**
+   * Brings the lent index up to date before a query. Without it the core calls
+   * `index.refresh()`; a lease that is told about every change (the extension's,
+   * through its file watcher) may answer at once when nothing changed.
+   */
+  refresh?(index: IndexPort): Promise<void>;
+  /** Told after the core wrote to the vault, so the next refresh is never skipped. */
+  wrote?(): void;
 }
 
 export interface BatonDeps {
@@ -109,7 +117,7 @@ export class Baton {
     const line: NoteLine = { text: masked.text, agent, ts: at ?? this.deps.clock.now() };
     const { vault } = this.deps;
     try {
-      await vault.withScopeLock(scope, () => vault.appendNote(scope, line));
+      await this.writing(() => vault.withScopeLock(scope, () => vault.appendNote(scope, line)));
     } catch (err) {
       if (!(err instanceof VaultWriteError)) throw err;
       // If this write fails too, the error reaches the caller: nothing was kept.
@@ -139,7 +147,7 @@ export class Baton {
     const now = req.at ?? this.deps.clock.now();
     const { vault } = this.deps;
 
-    return vault.withScopeLock(scope, async () => {
+    return this.writing(() => vault.withScopeLock(scope, async () => {
       const sessions = openSessions(scope, await vault.notes(scope));
       const fold = sessionsToFold(sessions, agent, now);
       const foldedNotes = fold.flatMap((s) => s.notes).sort((a, b) => a.ts - b.ts);
@@ -171,7 +179,7 @@ export class Baton {
       await vault.replaceNotes(scope, this.remaining(sessions, closed));
       const written = { ...cp, session: id, slug: `sessions/${scope}/${id}` };
       return { checkpoint: written, path, redactions, folded: foldedNotes.length };
-    });
+    }));
   }
 
   /** History of one scope, newest first, read from the vault (never the index); empty checkpoints skipped. */
@@ -207,7 +215,7 @@ export class Baton {
     const agent = safeName(agentIn, 'agent');
     const masked = maskSecrets(textIn.trim());
     if (!masked.text) throw usage('The plan is empty: pipe the plan text on stdin, e.g. baton plan < plan.md.');
-    const plan = await this.deps.vault.createPlan(scope, { project: scope, agent, ts: at ?? this.deps.clock.now(), text: masked.text });
+    const plan = await this.writing(() => this.deps.vault.createPlan(scope, { project: scope, agent, ts: at ?? this.deps.clock.now(), text: masked.text }));
     return { plan, redactions: masked.count };
   }
 
@@ -226,7 +234,7 @@ export class Baton {
     const scope = safeScope(scopeIn);
     const now = this.deps.clock.now();
     const { vault } = this.deps;
-    return vault.withScopeLock(scope, async () => {
+    return this.writing(() => vault.withScopeLock(scope, async () => {
       const sessions = openSessions(scope, await vault.notes(scope));
       const target = sessions.find((s) => s.id === id);
       if (!target) {
@@ -261,7 +269,7 @@ export class Baton {
       const written = await vault.createCheckpoint(scope, cp, target.start);
       await vault.replaceNotes(scope, this.remaining(sessions, new Set([target.id])));
       return { ...cp, session: written.id, slug: `sessions/${scope}/${written.id}` };
-    });
+    }));
   }
 
   /** Abandoned sessions across the vault, from the index's mirror of every `uncommitted.md`. */
@@ -374,12 +382,22 @@ export class Baton {
 
   /** Runs a query on an index brought up to date with the vault first. */
   async withIndex<T>(fn: (index: IndexPort) => T): Promise<T> {
-    const index = await this.deps.index.acquire();
+    const lease = this.deps.index;
+    const index = await lease.acquire();
     try {
-      await index.refresh();
+      await (lease.refresh ? lease.refresh(index) : index.refresh());
       return fn(index);
     } finally {
       await this.deps.index.release(index);
+    }
+  }
+
+  /** Runs a vault write and tells the index lease, even when the write failed halfway. */
+  private async writing<T>(write: () => Promise<T>): Promise<T> {
+    try {
+      return await write();
+    } finally {
+      this.deps.index.wrote?.();
     }
   }
 

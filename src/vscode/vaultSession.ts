@@ -53,7 +53,8 @@ export class VaultSession extends Disposable {
       pending: new PendingNotes(path.join(this.vault.dataDir, 'pending')),
       index: this.lease,
     });
-    const watcher = this.register(new VaultWatcher(root, log));
+    const watcher = this.register(new VaultWatcher(root, log, () => this.lease.changed()));
+    if (watcher.watching) this.lease.followChanges();
     this.register(watcher.onDidChange((files) => this.changed(files.map((f) => this.scopeOfFile(f)))));
   }
 
@@ -84,6 +85,7 @@ export class VaultSession extends Disposable {
    */
   changed(scopes?: readonly (string | undefined)[]): void {
     if (this.isDisposed) return;
+    this.lease.changed();
     const known = scopes?.filter((s): s is string => s !== undefined);
     if (!known || known.length !== scopes?.length) {
       this.histories.clear();

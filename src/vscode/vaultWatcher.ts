@@ -18,15 +18,22 @@ export class VaultWatcher extends Disposable {
   private pending = new Set<string>();
   private timer: ReturnType<typeof setTimeout> | undefined;
   private firstAt = 0;
+  /** False when no watcher could be created: then nothing may assume it hears of every change. */
+  readonly watching: boolean = false;
 
-  constructor(root: string, log: Log) {
+  /** `onNotice` hears of each change at once, before the debounce: the index must not answer from before it. */
+  constructor(root: string, log: Log, onNotice?: () => void) {
     super();
     try {
       const watcher = this.register(vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(vscode.Uri.file(root), '**/*.md')));
-      const note = (uri: vscode.Uri): void => this.note(uri.fsPath);
+      const note = (uri: vscode.Uri): void => {
+        onNotice?.();
+        this.note(uri.fsPath);
+      };
       this.register(watcher.onDidCreate(note));
       this.register(watcher.onDidChange(note));
       this.register(watcher.onDidDelete(note));
+      this.watching = true;
     } catch (err) {
       // Without a watcher Baton still works; the views update on Refresh and after its own writes.
       log.error(`Could not watch the vault at ${root}`, err);

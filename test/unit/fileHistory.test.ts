@@ -3,7 +3,7 @@ import { execFileSync } from 'child_process';
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
-import { fileChangedSince } from '../../src/adapters/git/fileHistory';
+import { FileHistory, fileChangedSince } from '../../src/adapters/git/fileHistory';
 
 const T0 = 1_750_000_000; // the checkpoint's time in every case
 
@@ -135,5 +135,55 @@ describe('fileChangedSince', () => {
     } finally {
       process.env.PATH = saved;
     }
+  });
+
+  describe('FileHistory (the hover\'s cache)', () => {
+    /** Runs `fn` with a `git` on PATH that logs each start, then runs the real git. */
+    async function countingGit<T>(fn: (starts: () => number) => Promise<T>): Promise<T> {
+      const realGit = execFileSync('sh', ['-c', 'command -v git'], { encoding: 'utf8' }).trim();
+      const bin = tempDir();
+      const log = path.join(bin, 'starts.log');
+      fs.writeFileSync(path.join(bin, 'git'), `#!/bin/sh\necho x >> '${log}'\nexec '${realGit}' "$@"\n`, { mode: 0o755 });
+      const saved = process.env.PATH;
+      process.env.PATH = `${bin}${path.delimiter}${saved ?? ''}`;
+      try {
+        return await fn(() => (fs.existsSync(log) ? fs.readFileSync(log, 'utf8').split('\n').filter(Boolean).length : 0));
+      } finally {
+        process.env.PATH = saved;
+      }
+    }
+
+    it('asks git once per file until HEAD moves, then asks again', async function () {
+      if (process.platform === 'win32') this.skip();
+      const repo = makeRepo();
+      commitAt(repo, T0 + 10, { 'a.ts': 'v1', 'b.ts': 'v1' });
+      const history = new FileHistory();
+      await countingGit(async (starts) => {
+        assert.strictEqual(await history.lastCommitTime(repo, 'a.ts'), T0 + 10);
+        const afterFirst = starts();
+        for (let i = 0; i < 5; i++) assert.strictEqual(await history.lastCommitTime(repo, 'a.ts'), T0 + 10);
+        assert.strictEqual(starts(), afterFirst, 'asked again with HEAD where it was: no git process');
+
+        commitAt(repo, T0 + 20, { 'a.ts': 'v2' });
+        assert.strictEqual(await history.lastCommitTime(repo, 'a.ts'), T0 + 20, 'a commit moved HEAD');
+        git(repo, ['checkout', '-q', '-b', 'old', 'HEAD~1']);
+        assert.strictEqual(await history.lastCommitTime(repo, 'a.ts'), T0 + 10, 'a checkout moved HEAD');
+        git(repo, ['checkout', '-q', 'main']);
+        git(repo, ['pack-refs', '--all']);
+        commitAt(repo, T0 + 30, { 'a.ts': 'v3' });
+        assert.strictEqual(await history.lastCommitTime(repo, 'a.ts'), T0 + 30, 'a commit after the refs were packed');
+        git(repo, ['reset', '-q', '--hard', 'HEAD~1']);
+        assert.strictEqual(await history.lastCommitTime(repo, 'a.ts'), T0 + 20, 'a reset moved HEAD');
+        assert.strictEqual(await history.lastCommitTime(repo, 'b.ts'), T0 + 10, 'another file has its own answer');
+      });
+    });
+
+    it('answers 0 and keeps asking outside a repository', async () => {
+      const plain = tempDir();
+      const history = new FileHistory();
+      assert.strictEqual(await history.lastCommitTime(plain, 'a.ts'), 0);
+      assert.strictEqual(await history.lastCommitTime(path.join(plain, 'missing'), 'a.ts'), 0);
+      assert.strictEqual(await history.lastCommitTime(plain, ''), 0);
+    });
   });
 });

@@ -93,5 +93,60 @@ describe('SharedIndexLease', () => {
       assert.equal((await shared.continuity())[0]?.project, 'kestrel');
       await lease.dispose();
     });
+
+    describe('following changes (the extension with its watcher)', () => {
+      const setup = (): { lease: SharedIndexLease; shared: Baton; clock: { ms: number } } => {
+        const vault = new FsVault(v.root);
+        const clock = { ms: 1_000_000 };
+        const lease = new SharedIndexLease({ open: () => SqlIndex.open(vault), staleAfterMs: 30_000, now: () => clock.ms });
+        lease.followChanges();
+        const shared = new Baton({ vault, clock: v.clock, pending: new PendingNotes(path.join(vault.dataDir, 'pending')), index: lease });
+        return { lease, shared, clock };
+      };
+      const otherProcessCommits = (task: string): Promise<unknown> =>
+        v.baton.commit({ scope: 'kestrel', agent: 'claude', fields: { task, files: ['src/a.ts'] } });
+      const tasks = async (b: Baton): Promise<string[]> => (await b.why('src/a.ts')).map((t) => t.task);
+
+      it('skips the refresh while nothing was reported, and refreshes once a change is', async () => {
+        const { lease, shared } = setup();
+        assert.deepEqual(await tasks(shared), []);
+        await otherProcessCommits('unreported');
+        assert.deepEqual(await tasks(shared), [], 'no change reported: answered from the index as it was');
+        lease.changed();
+        assert.deepEqual(await tasks(shared), ['unreported']);
+        await lease.dispose();
+      });
+
+      it('never skips after its own writes', async () => {
+        const { lease, shared } = setup();
+        assert.deepEqual(await tasks(shared), []);
+        await shared.commit({ scope: 'kestrel', agent: 'claude', fields: { task: 'mine', files: ['src/a.ts'] } });
+        assert.deepEqual(await tasks(shared), ['mine']);
+        await shared.note('kestrel', 'codex', 'working on it');
+        assert.equal((await shared.continuity())[0]?.uncommitted, 1);
+        await lease.dispose();
+      });
+
+      it('refreshes anyway once the last refresh is older than staleAfterMs (a dropped event)', async () => {
+        const { lease, shared, clock } = setup();
+        assert.deepEqual(await tasks(shared), []);
+        await otherProcessCommits('dropped event');
+        clock.ms += 29_000;
+        assert.deepEqual(await tasks(shared), []);
+        clock.ms += 2_000;
+        assert.deepEqual(await tasks(shared), ['dropped event']);
+        await lease.dispose();
+      });
+
+      it('refreshes every query when no watcher follows the vault', async () => {
+        const vault = new FsVault(v.root);
+        const lease = new SharedIndexLease({ open: () => SqlIndex.open(vault) });
+        const shared = new Baton({ vault, clock: v.clock, pending: new PendingNotes(path.join(vault.dataDir, 'pending')), index: lease });
+        assert.deepEqual(await tasks(shared), []);
+        await otherProcessCommits('seen');
+        assert.deepEqual(await tasks(shared), ['seen']);
+        await lease.dispose();
+      });
+    });
   });
 });

@@ -7,7 +7,7 @@
 import * as vscode from 'vscode';
 import type { Touch } from '../../core/model';
 import { buildHover, DETAILED, type HoverEntry } from '../../core/hoverText';
-import { fileChangedSince } from '../../adapters/git/fileHistory';
+import { FileHistory } from '../../adapters/git/fileHistory';
 import { systemClock } from '../../adapters/openBaton';
 import type { BatonHost } from '../batonHost';
 import { gitAllowed } from '../config';
@@ -19,6 +19,8 @@ import type { FileTouches } from './fileTouches';
 const ENTRIES = 10;
 
 export class CheckpointHoverProvider implements vscode.HoverProvider {
+  private readonly history = new FileHistory();
+
   constructor(
     private readonly host: BatonHost,
     private readonly files: FileTouches,
@@ -44,14 +46,13 @@ export class CheckpointHoverProvider implements vscode.HoverProvider {
     const q = this.files.queryOf(uri);
     // Git runs only in a trusted workspace: a repository's config can start programs.
     const git = gitAllowed() && q?.folder ? { dir: q.folder.uri.fsPath, file: q.query } : undefined;
+    // One git question per file, whatever the number of checkpoints: its last commit time against each checkpoint's.
+    const last = git ? this.history.lastCommitTime(git.dir, git.file) : Promise.resolve(0);
     return Promise.all(
       touches.map(async (touch, i): Promise<HoverEntry> => {
         if (i >= DETAILED) return { touch, checkpoint: null, changedSince: false };
-        const [checkpoint, changedSince] = await Promise.all([
-          this.host.session.checkpoint(touch.slug),
-          git ? fileChangedSince(git.dir, git.file, touch.ts, { enabled: true }) : Promise.resolve(false),
-        ]);
-        return { touch, checkpoint, changedSince };
+        const [checkpoint, lastTs] = await Promise.all([this.host.session.checkpoint(touch.slug), last]);
+        return { touch, checkpoint, changedSince: lastTs > touch.ts };
       }),
     );
   }
