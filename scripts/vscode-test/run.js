@@ -15,58 +15,23 @@
 
 const fs = require('fs');
 const path = require('path');
-const { ensureFlavour, InstallError } = require('./install');
-const { Session, startWorkbench, workbenchUrl, workbenchLogPrinter, parseArgs, deadline, log, ROOT, RESULTS, VERBOSE } = require('./harness');
+const { launch } = require('./launch');
+const { startWorkbench, workbenchUrl, workbenchLogPrinter, log, ROOT, RESULTS, VERBOSE } = require('./harness');
 
-async function main() {
-  process.stdout.on('error', () => {}); // a closed pipe (| head) must not skip the cleanup
-  const opts = parseArgs(process.argv.slice(2), {
-    flavour: 'stable',
-    tests: path.join(ROOT, 'out', 'test', 'integration', 'index.js'),
-    workspace: '',
-    extension: ROOT,
-    timeout: process.env.BATON_VSCODE_TEST_TIMEOUT || '600',
+function main() {
+  return launch({
+    session: 'integration',
+    what: 'integration',
+    options: { tests: path.join(ROOT, 'out', 'test', 'integration', 'index.js') },
+    prepare: (opts) => {
+      const tests = path.resolve(opts.tests);
+      return fs.existsSync(tests) ? { input: tests } : { missing: `no compiled test entry at ${tests}: run "node scripts/vscode-test/build-tests.js" first` };
+    },
+    run: async (session, opts, tests) => {
+      const code = await runSuites(session, opts, tests);
+      return { code, summary: `${opts.flavour}: ${code === 0 ? 'passed' : `FAILED (exit ${code})`}` };
+    },
   });
-  opts.extension = path.resolve(opts.extension);
-  const tests = path.resolve(opts.tests);
-  if (!fs.existsSync(tests)) {
-    log(`no compiled test entry at ${tests}: run "node scripts/vscode-test/build-tests.js" first`);
-    return 2;
-  }
-  if (opts.extension === ROOT && !fs.existsSync(path.join(ROOT, 'dist', 'extension.js'))) {
-    log('dist/extension.js is missing: run "npm run build" first');
-    return 2;
-  }
-
-  const session = new Session('integration');
-  try {
-    // First use installs the test VS Code (minutes, once): outside the time limit of the run.
-    await ensureFlavour(opts.flavour);
-  } catch (err) {
-    if (session.signal) return Session.exitCodeFor(session.signal);
-    log(err instanceof InstallError ? `error: ${err.message}` : `install failed: ${err.stack || err}`);
-    await session.cleanup();
-    return 2;
-  }
-  const limit = deadline(Number(opts.timeout) * 1000, `the ${opts.flavour} integration run`);
-  const t0 = Date.now();
-  try {
-    const outcome = await Promise.race([limit.promise, runSuites(session, opts, tests)]);
-    if (session.signal) return Session.exitCodeFor(session.signal);
-    log(`${opts.flavour}: ${outcome === 0 ? 'passed' : `FAILED (exit ${outcome})`} in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
-    return outcome;
-  } catch (err) {
-    if (session.signal) return Session.exitCodeFor(session.signal);
-    if (err.timeout) {
-      log(`${err.message}: failing the run`);
-      return 124;
-    }
-    log(`harness error: ${err.stack || err}`);
-    return 2;
-  } finally {
-    limit.cancel();
-    await session.cleanup();
-  }
 }
 
 async function runSuites(session, opts, tests) {

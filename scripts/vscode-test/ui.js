@@ -13,59 +13,26 @@
 
 const fs = require('fs');
 const path = require('path');
-const { ensureFlavour, InstallError } = require('./install');
-const { Session, startWorkbench, workbenchUrl, workbenchLogPrinter, parseArgs, deadline, log, ROOT, RESULTS } = require('./harness');
+const { launch } = require('./launch');
+const { startWorkbench, workbenchUrl, workbenchLogPrinter, log, ROOT, RESULTS } = require('./harness');
 
-async function main() {
-  process.stdout.on('error', () => {});
-  const opts = parseArgs(process.argv.slice(2), {
-    flavour: 'stable',
-    workspace: '',
-    extension: ROOT,
-    timeout: process.env.BATON_VSCODE_TEST_TIMEOUT || '600',
-    grep: '',
+const SUITES = path.join(ROOT, 'out', 'test', 'ui');
+
+function main() {
+  return launch({
+    session: 'ui',
+    what: 'UI',
+    options: { grep: '' },
+    prepare: () => {
+      const suites = fs.existsSync(SUITES) ? fs.readdirSync(SUITES).filter((f) => f.endsWith('.ui.js')).sort() : [];
+      if (suites.length === 0) return { missing: `no compiled UI suites in ${path.relative(ROOT, SUITES)}: run "node scripts/vscode-test/build-tests.js" first` };
+      return { input: suites.map((f) => path.join(SUITES, f)) };
+    },
+    run: async (session, opts, files) => {
+      const failures = await runSuites(session, opts, files);
+      return { code: failures === 0 ? 0 : 1, summary: `ui ${opts.flavour}: ${failures === 0 ? 'passed' : `${failures} FAILED`}` };
+    },
   });
-  const suitesDir = path.join(ROOT, 'out', 'test', 'ui');
-  const suites = fs.existsSync(suitesDir) ? fs.readdirSync(suitesDir).filter((f) => f.endsWith('.ui.js')).sort() : [];
-  if (suites.length === 0) {
-    log(`no compiled UI suites in ${path.relative(ROOT, suitesDir)}: run "node scripts/vscode-test/build-tests.js" first`);
-    return 2;
-  }
-  opts.extension = path.resolve(opts.extension);
-  if (opts.extension === ROOT && !fs.existsSync(path.join(ROOT, 'dist', 'extension.js'))) {
-    log('dist/extension.js is missing: run "npm run build" first');
-    return 2;
-  }
-
-  const session = new Session('ui');
-  try {
-    // First use installs the test VS Code (minutes, once): outside the time limit of the run.
-    await ensureFlavour(opts.flavour);
-  } catch (err) {
-    if (session.signal) return Session.exitCodeFor(session.signal);
-    log(err instanceof InstallError ? `error: ${err.message}` : `install failed: ${err.stack || err}`);
-    await session.cleanup();
-    return 2;
-  }
-  const limit = deadline(Number(opts.timeout) * 1000, `the ${opts.flavour} UI run`);
-  const t0 = Date.now();
-  try {
-    const failures = await Promise.race([limit.promise, runSuites(session, opts, suites.map((f) => path.join(suitesDir, f)))]);
-    if (session.signal) return Session.exitCodeFor(session.signal);
-    log(`ui ${opts.flavour}: ${failures === 0 ? 'passed' : `${failures} FAILED`} in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
-    return failures === 0 ? 0 : 1;
-  } catch (err) {
-    if (session.signal) return Session.exitCodeFor(session.signal);
-    if (err.timeout) {
-      log(`${err.message}: failing the run`);
-      return 124;
-    }
-    log(`harness error: ${err.stack || err}`);
-    return 2;
-  } finally {
-    limit.cancel();
-    await session.cleanup();
-  }
 }
 
 async function runSuites(session, opts, files) {

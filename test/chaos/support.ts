@@ -2,11 +2,11 @@
 // processes (optionally killed, optionally as another user), and readers of
 // the vault that do NOT go through Baton's own parsers, so a bug in those
 // parsers cannot hide a bug in the writers.
-import { spawn } from 'child_process';
+import { execFileSync, type ChildProcess } from 'child_process';
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
-import { execFileSync } from 'child_process';
+import { spawnCli } from '../support/spawnCli';
 import { CLI as SHARED_CLI, ensureBuilt as buildShared } from '../unit/support/cli';
 
 /**
@@ -76,24 +76,11 @@ export interface RunResult {
 }
 
 /** Runs `node dist/cli.js ARGS` with BATON_VAULT set and nothing else of Baton's inherited. */
-export function run(args: string[], opts: RunOptions): Promise<RunResult> {
+export async function run(args: string[], opts: RunOptions): Promise<RunResult> {
   const started = Date.now();
-  return new Promise((resolve, reject) => {
-    const [cmd, argv] =
-      opts.umask === undefined
-        ? [process.execPath, [CLI, ...args]]
-        : ['/bin/sh', ['-c', `umask ${opts.umask.toString(8).padStart(3, '0')} && exec "$0" "$@"`, process.execPath, CLI, ...args]];
-    const child = spawn(cmd, argv, {
-      cwd: opts.cwd ?? os.tmpdir(),
-      env: { ...process.env, BATON_AGENT: '', BATON_PROJECT: '', ...opts.env, BATON_VAULT: opts.vault },
-      stdio: ['pipe', 'pipe', 'pipe'],
-      uid: opts.uid,
-      gid: opts.gid,
-    });
-    let stdout = '';
-    let stderr = '';
-    let timedOut = false;
-    const timers: NodeJS.Timeout[] = [];
+  let timedOut = false;
+  const timers: NodeJS.Timeout[] = [];
+  const onSpawn = (child: ChildProcess): void => {
     const kill = (): void => {
       try {
         child.kill('SIGKILL');
@@ -114,16 +101,13 @@ export function run(args: string[], opts: RunOptions): Promise<RunResult> {
         kill();
       }, opts.timeoutMs ?? 60_000),
     );
-    child.stdout.on('data', (d) => (stdout += d));
-    child.stderr.on('data', (d) => (stderr += d));
-    child.stdin.on('error', () => undefined); // killed before it read stdin
-    child.on('error', reject);
-    child.on('close', (code, signal) => {
-      for (const t of timers) clearTimeout(t);
-      resolve({ code, signal, stdout, stderr, ms: Date.now() - started, acked: code === 0 && signal === null, timedOut, pid: child.pid ?? -1 });
-    });
-    child.stdin.end(opts.input ?? '');
-  });
+  };
+  try {
+    const r = await spawnCli(CLI, args, { ...opts, cwd: opts.cwd ?? os.tmpdir(), onSpawn });
+    return { ...r, ms: Date.now() - started, acked: r.code === 0 && r.signal === null, timedOut };
+  } finally {
+    for (const t of timers) clearTimeout(t);
+  }
 }
 
 /** Runs tasks with at most `limit` at once (each task usually spawns one CLI process). */

@@ -14,7 +14,7 @@ import type { Args } from './args';
 import { asArgs, inform, list, showFailure, str } from './args';
 import type { CommitAnswers } from './commitInput';
 import { askCommit } from './commitInput';
-import { pickProject } from './pickProject';
+import { pickOrType, pickProject } from './pickProject';
 
 const FIELD_KEYS = ['task', 'intent', 'state', 'next', 'decided', 'failed', 'verified', 'blockers', 'files'];
 /** Agents people hand off to most; the vault's own agents are offered first. */
@@ -126,26 +126,13 @@ export class WriteCommands {
     }
     known.delete(this.host.agent);
     const names = [...known, ...COMMON_AGENTS.filter((a) => !known.has(a))];
-    const qp = vscode.window.createQuickPick();
-    qp.title = 'Hand Off to…';
-    qp.placeholder = 'Pick an agent or type a name (a person works too)';
-    const base = names.map((label) => ({ label: plainLabel(label, 40), description: known.has(label) ? 'seen in this vault' : undefined, name: label }));
-    qp.items = base;
-    return new Promise<string | undefined>((resolve) => {
-      let done = false;
-      const finish = (v: string | undefined): void => {
-        if (done) return;
-        done = true;
-        resolve(v);
-        qp.dispose();
-      };
-      qp.onDidChangeValue((v) => {
-        const typed = v.trim();
-        qp.items = typed && !names.includes(typed) ? [{ label: typed, description: 'hand off to this name', name: typed }, ...base] : base;
-      });
-      qp.onDidAccept(() => finish((qp.selectedItems[0] as (typeof base)[number] | undefined)?.name ?? str(qp.value)));
-      qp.onDidHide(() => finish(undefined));
-      qp.show();
+    return pickOrType({
+      title: 'Hand Off to…',
+      placeholder: 'Pick an agent or type a name (a person works too)',
+      items: names.map((name) => ({ label: plainLabel(name, 40), description: known.has(name) ? 'seen in this vault' : undefined, value: name })),
+      typed: (text) => (text.trim() ? { label: text.trim(), description: 'hand off to this name', value: text.trim() } : undefined),
+      typedFirst: true,
+      orText: true,
     });
   }
 }

@@ -2,12 +2,12 @@
 // walking through the real providers, polling, and the real CLI run as
 // another process (as an agent's hook would run it).
 import * as assert from 'assert';
-import { spawn } from 'child_process';
 import * as fs from 'fs';
 import * as path from 'path';
 import * as vscode from 'vscode';
 import type { BatonApi } from '../../../src/vscode/api';
 import type { Node } from '../../../src/vscode/views/nodes';
+import { spawnCli } from '../../support/spawnCli';
 
 export const EXTENSION_ID = 'baton-dev.baton';
 
@@ -69,21 +69,9 @@ export interface CliResult {
  * host runs on a plain Node, so process.execPath is that Node; in a desktop
  * VS Code it is Electron, which ELECTRON_RUN_AS_NODE turns into Node.
  */
-export function runCli(args: string[], opts: { cwd?: string } = {}): Promise<CliResult> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [env('BATON_TEST_CLI'), ...args], {
-      cwd: opts.cwd ?? workspaceDir(),
-      env: { ...process.env, ELECTRON_RUN_AS_NODE: '1', BATON_VAULT: vaultDir(), BATON_AGENT: '', BATON_PROJECT: '' },
-      stdio: ['pipe', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d) => (stdout += d));
-    child.stderr.on('data', (d) => (stderr += d));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code: code ?? -1, stdout, stderr }));
-    child.stdin.end();
-  });
+export async function runCli(args: string[], opts: { cwd?: string } = {}): Promise<CliResult> {
+  const r = await spawnCli(env('BATON_TEST_CLI'), args, { vault: vaultDir(), cwd: opts.cwd ?? workspaceDir(), env: { ELECTRON_RUN_AS_NODE: '1' } });
+  return { code: r.code ?? -1, stdout: r.stdout, stderr: r.stderr };
 }
 
 /** Checkpoint files (by name) of a scope folder. */

@@ -1,6 +1,7 @@
 // Runs the real built CLI as a separate process, as agents' hooks do.
-import { execFileSync, spawn } from 'child_process';
+import { execFileSync } from 'child_process';
 import * as path from 'path';
+import { spawnCli } from '../../support/spawnCli';
 
 export const ROOT = path.resolve(__dirname, '../../..');
 export const CLI = path.join(ROOT, 'dist', 'cli.js');
@@ -26,19 +27,7 @@ export interface CliOptions {
   env?: NodeJS.ProcessEnv;
 }
 
-export function cli(args: string[], opts: CliOptions): Promise<CliResult> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [CLI, ...args], {
-      cwd: opts.cwd ?? opts.vault,
-      env: { ...process.env, BATON_AGENT: '', BATON_PROJECT: '', ...opts.env, BATON_VAULT: opts.vault },
-      stdio: ['pipe', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d) => (stdout += d));
-    child.stderr.on('data', (d) => (stderr += d));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code: code ?? -1, stdout, stderr }));
-    child.stdin.end(opts.input ?? '');
-  });
+export async function cli(args: string[], opts: CliOptions): Promise<CliResult> {
+  const r = await spawnCli(CLI, args, { ...opts, cwd: opts.cwd ?? opts.vault });
+  return { code: r.code ?? -1, stdout: r.stdout, stderr: r.stderr };
 }
