@@ -178,6 +178,9 @@ function backdate(p: string, secondsAgo: number): void {
 function extensionBaton(root: string): { baton: Baton; lease: SharedIndexLease } {
   const vault = new FsVault(root);
   const lease = new SharedIndexLease({ open: () => SqlIndex.open(vault), saveAfterMs: 3_600_000 });
+  // As VaultSession does once its watcher runs: nothing changes during the questions, so
+  // they skip the refresh, except the full one the lease still makes every 30 s.
+  lease.followChanges();
   const baton = new Baton({ vault, clock: systemClock, pending: new PendingNotes(path.join(vault.dataDir, 'pending')), index: lease });
   return { baton, lease };
 }

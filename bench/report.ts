@@ -23,7 +23,7 @@ export interface SizeResult {
   refreshOneCli: number[];
   /** Kept-open index: refresh() when nothing changed (what every query pays). */
   refreshNone: number[];
-  /** Baton.why(path, 20) through the extension's kept-open index lease (refresh + query). */
+  /** Baton.why(path, 20) through the extension's kept-open index lease (refresh skipped while the watcher reports no change; query). */
   why: number[];
   /** The same path asked three times: the best of the three. */
   whyBest: number[];
@@ -172,7 +172,7 @@ export function writeReport(file: string, r: Results): void {
     met(refreshCli <= 0.01),
   ]);
   row([
-    `why, p99 over ${large.why.length} paths, ${name(large.size)} / ${name(small.size)}, warm: \`Baton.why(path, 20)\` through the extension's kept-open index (refresh + query)`,
+    `why, p99 over ${large.why.length} paths, ${name(large.size)} / ${name(small.size)}, warm: \`Baton.why(path, 20)\` through the extension's kept-open index (refresh only when the watcher reported a change, else at most every 30 s; query)`,
     '≤ 2×',
     `${ratio(whyFlat)} (${dur(p99(large.why))} vs ${dur(p99(small.why))})`,
     met(whyFlat <= 2),

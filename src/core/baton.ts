@@ -9,16 +9,8 @@ import { matchDeadEnds, significantWords } from './deadEnds';
 import { newestFirst } from './order';
 import type { ClockPort, DeadEnd, IndexPort, NoteLine, PendingPort, VaultPort } from './ports';
 import { maskFields, maskSecrets } from './secrets';
-import {
-  autoClosedState,
-  foldIntoState,
-  isAbandoned,
-  isQuiet,
-  openSessions,
-  sessionsToFold,
-  toAbandoned,
-  type OpenSession,
-} from './sessions';
+import { abandonedAcross, continuityOf } from './continuity';
+import { autoClosedState, foldIntoState, isAbandoned, openSessions, sessionsToFold, toAbandoned, type OpenSession } from './sessions';
 
 export interface CommitRequest {
   scope: string;
@@ -275,54 +267,13 @@ export class Baton {
   /** Abandoned sessions across the vault, from the index's mirror of every `uncommitted.md`. */
   async abandoned(): Promise<Abandoned[]> {
     const now = this.deps.clock.now();
-    return this.withIndex((index) => this.openAcrossVault(index)
-        .filter((s) => isAbandoned(s, now))
-        .map(toAbandoned)
-        .sort((a, b) => a.lastActivity - b.lastActivity),
-    );
+    return this.withIndex((index) => abandonedAcross(index.openNotes(), now));
   }
 
-  /**
-   * Per project, worktree scopes rolled up: checkpointed projects first, most
-   * recent first; never-checkpointed ones last.
-   */
+  /** How every project stands (see continuityOf). */
   async continuity(): Promise<ProjectContinuity[]> {
     const now = this.deps.clock.now();
-    return this.withIndex((index) => {
-      const byProject = new Map<string, ProjectContinuity>();
-      const entry = (scope: string): ProjectContinuity => {
-        const project = rootProject(scope);
-        let e = byProject.get(project);
-        if (!e) {
-          e = { project, checkpoints: 0, lastCheckpoint: 0, lastAgent: '', uncommitted: 0, abandoned: 0, quiet: true, scopes: [] };
-          byProject.set(project, e);
-        }
-        if (scope !== project && !e.scopes.includes(scope)) e.scopes.push(scope);
-        return e;
-      };
-      for (const s of index.summaries()) {
-        const e = entry(s.scope);
-        e.checkpoints += s.checkpoints;
-        if (s.lastCheckpoint > e.lastCheckpoint) {
-          e.lastCheckpoint = s.lastCheckpoint;
-          e.lastAgent = s.lastAgent;
-        }
-      }
-      for (const s of this.openAcrossVault(index)) {
-        const e = entry(s.scope);
-        e.uncommitted += s.notes.length;
-        if (isAbandoned(s, now)) e.abandoned += 1;
-      }
-      const list = [...byProject.values()];
-      for (const e of list) {
-        e.quiet = isQuiet(e.lastCheckpoint, now);
-        e.scopes.sort();
-      }
-      return list.sort((a, b) => {
-        if ((a.checkpoints > 0) !== (b.checkpoints > 0)) return a.checkpoints > 0 ? -1 : 1;
-        return b.lastCheckpoint - a.lastCheckpoint || a.project.localeCompare(b.project);
-      });
-    });
+    return this.withIndex((index) => continuityOf(index.summaries(), index.openNotes(), now));
   }
 
   /** Which checkpoints touched a file, across every project and worktree, newest first. */
@@ -399,16 +350,6 @@ export class Baton {
     } finally {
       this.deps.index.wrote?.();
     }
-  }
-
-  private openAcrossVault(index: IndexPort): OpenSession[] {
-    const byScope = new Map<string, NoteLine[]>();
-    for (const n of index.openNotes()) {
-      const list = byScope.get(n.scope) ?? [];
-      list.push({ text: n.text, agent: n.agent, ts: n.ts });
-      byScope.set(n.scope, list);
-    }
-    return [...byScope].flatMap(([scope, lines]) => openSessions(scope, lines));
   }
 
   private remaining(sessions: OpenSession[], closed: Set<string>): NoteLine[] {

@@ -190,37 +190,44 @@ describe('the index answers "which checkpoints touched this file" as the contrac
     }
   });
 
-  it('builds the same index when a worker thread reads and parses (a cold build of a big vault)', async () => {
-    const build = async (worker: '0' | '1'): Promise<SqlIndex> => {
+  it('builds the same index when worker threads read and parse (a cold build of a big vault), with or without this thread helping', async () => {
+    const build = async (env: Record<string, string>): Promise<SqlIndex> => {
       const copy = tempDir('baton-touch-copy-');
       fs.cpSync(path.join(root, 'sessions'), path.join(copy, 'sessions'), { recursive: true });
-      const before = process.env.BATON_INDEX_WORKER;
-      process.env.BATON_INDEX_WORKER = worker;
+      const saved = Object.fromEntries(Object.keys(env).map((k) => [k, process.env[k]]));
+      Object.assign(process.env, env);
       try {
         const index = await SqlIndex.open(new FsVault(copy));
         const stats = await index.refresh();
         assert.ok(stats.checkpointsParsed > 400, JSON.stringify(stats));
         return index;
       } finally {
-        if (before === undefined) delete process.env.BATON_INDEX_WORKER;
-        else process.env.BATON_INDEX_WORKER = before;
+        for (const [k, v] of Object.entries(saved)) {
+          if (v === undefined) delete process.env[k];
+          else process.env[k] = v;
+        }
         fs.rmSync(copy, { recursive: true, force: true });
       }
     };
-    const inline = await build('0');
+    const inline = await build({ BATON_INDEX_WORKER: '0' });
     const before = workerReads.files;
-    const threaded = await build('1');
+    const workersOnly = await build({ BATON_INDEX_WORKER: '1', BATON_INDEX_STEAL: '0' });
+    const workersRead = workerReads.files - before;
+    const together = await build({ BATON_INDEX_WORKER: '1', BATON_INDEX_WORKERS: '2' });
     try {
-      assert.ok(workerReads.files - before > 400, 'the worker read the files');
-      assert.deepEqual(threaded.summaries(), inline.summaries());
-      assert.deepEqual(threaded.deadEnds(), inline.deadEnds());
-      assert.equal(threaded.checkpointCount(), inline.checkpointCount());
-      for (const q of ['README.md', 'index.ts', 'src/index.ts', 'quoted.ts', 'cödé.ts', 'emoji.ts', 'a.ts', 'go.mod']) {
-        assert.deepEqual(threaded.touching(q), inline.touching(q), q);
+      assert.ok(workersRead >= inline.checkpointCount(), `the workers read every file (${workersRead})`);
+      for (const threaded of [workersOnly, together]) {
+        assert.deepEqual(threaded.summaries(), inline.summaries());
+        assert.deepEqual(threaded.deadEnds(), inline.deadEnds());
+        assert.equal(threaded.checkpointCount(), inline.checkpointCount());
+        for (const q of ['README.md', 'index.ts', 'src/index.ts', 'quoted.ts', 'cödé.ts', 'emoji.ts', 'a.ts', 'go.mod']) {
+          assert.deepEqual(threaded.touching(q), inline.touching(q), q);
+        }
       }
     } finally {
       inline.close();
-      threaded.close();
+      workersOnly.close();
+      together.close();
     }
   });
 

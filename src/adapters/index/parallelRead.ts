@@ -1,19 +1,25 @@
 // A cold build reads and parses every checkpoint of the vault. Reading and
-// parsing take most of that time and need nothing from the database, so they
-// run in a worker thread while this thread writes what the worker has already
-// read into sql.js: the two overlap on a machine with two cores or more.
+// parsing need nothing from the database, so worker threads do them while this
+// thread writes what they have read into sql.js; and whenever this thread has
+// nothing of theirs to write, it reads files itself, from the other end of the
+// list, so neither core waits for the other.
+//
+// Messages are compact because copying them was a fifth of a worker's time: a
+// batch is one Float64Array (transferred, not copied) of numbers, a few
+// strings per file, and each touched path only the first time that worker
+// meets it (afterwards a number).
 //
 // The worker is started from source (`eval`), not from a file, so nothing has
 // to be bundled beside dist/cli.js and dist/extension.js: its code is the fast
 // reader's own source (fastReader.ts keeps it self-contained for this), plus
 // the few lines below. A file the fast reader gives up on comes back as text,
-// for the real parser on this thread. If the worker cannot start or fails,
-// the caller reads on its own thread: the result is the same, only slower.
+// for the real parser on this thread. If a worker cannot start or fails, this
+// thread reads what it had: the result is the same, only slower.
 import type * as Fs from 'fs';
 import * as os from 'os';
 import type * as WorkerThreads from 'worker_threads';
 import { Worker } from 'worker_threads';
-import { fastReader, type IndexRecord } from './fastReader';
+import { fastReader } from './fastReader';
 
 export interface ReadRequest {
   /** Absolute path. */
@@ -22,8 +28,43 @@ export interface ReadRequest {
   id: string;
 }
 
-/** One file as read: its stat, and either its record or (when the fast reader gave up) its text; null when unreadable. */
-export type ReadResult = { mtime: number; size: number; bytes: number; rec: IndexRecord | null; text: string | null } | null;
+/** One file as a worker read it. */
+export interface WorkerFile {
+  mtime: number;
+  size: number;
+  bytes: number;
+  /** What the index keeps, with `failed` already joined by newlines; null when the fast reader gave up (then `text`). */
+  rec: { agent: string; ts: number; task: string; empty: boolean; failed: string } | null;
+  /** The touched paths, as numbers for `paths.raw`. */
+  refs: number[];
+  text: string;
+}
+
+/** The touched paths one worker has sent, by the number it gave them. */
+export class PathTable {
+  readonly raw: string[] = [];
+  private readonly ids: (number | null | undefined)[] = [];
+
+  /** The id `resolve` gives the path numbered `ref`, asked once per path. */
+  id(ref: number, resolve: (raw: string) => number | null): number | null {
+    let id = this.ids[ref];
+    if (id === undefined) id = this.ids[ref] = resolve(this.raw[ref]);
+    return id;
+  }
+}
+
+/** Where the files go, in whatever order they are read. */
+export interface ReadSink {
+  /** File `at` as a worker read it; null when it could not be read. */
+  fromWorker(at: number, file: WorkerFile | null, paths: PathTable): void;
+  /** Files `from` to `to` (exclusive) are this thread's to read, now. */
+  here(from: number, to: number): void;
+}
+
+// Field kinds in a batch's numbers.
+const UNREADABLE = 0;
+const RECORD = 1;
+const TEXT = 2;
 
 // Runs inside the worker. It must not reference anything outside itself: it
 // is sent as source. `makeReader` is the fast reader's source.
@@ -34,9 +75,13 @@ function workerMain(makeReader: () => { fastRecord(text: string, id: string): un
   const { parentPort, workerData } = require('worker_threads') as typeof WorkerThreads;
   const reader = makeReader();
   const cap: number = workerData.cap;
+  const known = new Map<string, number>();
   let buf = Buffer.allocUnsafe(64 * 1024);
   parentPort?.on('message', (msg: { seq: number; files: { file: string; id: string }[] }) => {
-    const out = msg.files.map(({ file, id }) => {
+    const nums: number[] = [];
+    const strs: string[] = [];
+    const fresh: string[] = [];
+    for (const { file, id } of msg.files) {
       let fd: number | undefined;
       try {
         fd = fs.openSync(file, 'r');
@@ -50,15 +95,31 @@ function workerMain(makeReader: () => { fastRecord(text: string, id: string): un
           read += n;
         }
         const text = buf.toString('utf8', 0, read);
-        const rec = reader.fastRecord(text, id);
-        return { mtime: st.mtimeMs, size: st.size, bytes: read, rec, text: rec ? null : text };
+        const rec = reader.fastRecord(text, id) as { agent: string; ts: number; task: string; empty: boolean; paths: string[]; failed: string[] } | null;
+        if (!rec) {
+          nums.push(2, st.mtimeMs, st.size, read);
+          strs.push(text);
+          continue;
+        }
+        nums.push(1, st.mtimeMs, st.size, read, rec.ts, rec.empty ? 1 : 0, rec.paths.length);
+        for (const p of rec.paths) {
+          let ref = known.get(p);
+          if (ref === undefined) {
+            ref = known.size;
+            known.set(p, ref);
+            fresh.push(p);
+          }
+          nums.push(ref);
+        }
+        strs.push(rec.agent, rec.task, rec.failed.join('\n'));
       } catch {
-        return null;
+        nums.push(0);
       } finally {
         if (fd !== undefined) fs.closeSync(fd);
       }
-    });
-    parentPort?.postMessage({ seq: msg.seq, out });
+    }
+    const packed = Float64Array.from(nums);
+    parentPort?.postMessage({ seq: msg.seq, nums: packed, strs, fresh }, [packed.buffer]);
   });
 }
 
@@ -74,6 +135,8 @@ export const workerReads = { files: 0 };
 const BATCH = 256;
 /** Batches in flight per worker: keeps the workers busy while this thread writes. */
 const AHEAD = 3;
+/** Files this thread reads between two looks at the workers' messages (a few ms of work). */
+const STEAL = 48;
 
 function cores(): number {
   return typeof os.availableParallelism === 'function' ? os.availableParallelism() : os.cpus().length;
@@ -90,60 +153,126 @@ export function worthAWorker(files: number): boolean {
   return files >= 2000 && cores() >= 2;
 }
 
+const nextTurn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
+
+interface InFlight {
+  from: number;
+  to: number;
+  settled: boolean;
+  done: Promise<void>;
+  resolve: () => void;
+  result: { nums: Float64Array; strs: string[] } | null;
+  paths: PathTable;
+}
+
 /**
- * Reads `files` in worker threads (one per core beyond this one, at most 4),
- * handing each batch's results to `take` in order, awaiting it before the
- * next. Returns the index of the first file not handed over (all of them on
- * success); the caller reads those itself.
+ * Reads `files` with worker threads (one per core beyond this one, at most 4)
+ * and this thread together, handing every file to `sink` once. This thread
+ * yields to the event loop between batches. BATON_INDEX_STEAL=0 leaves every
+ * file to the workers (tests).
  */
-export async function readInWorker(
-  files: ReadRequest[],
-  cap: number,
-  take: (results: ReadResult[], from: number) => Promise<void>,
-): Promise<number> {
+export async function readInWorkers(files: ReadRequest[], cap: number, sink: ReadSink): Promise<void> {
   const count = Math.max(1, Math.min(4, Number(process.env.BATON_INDEX_WORKERS) || cores() - 1));
-  const workers: Worker[] = [];
-  const waiting = new Map<number, (out: ReadResult[] | null) => void>();
+  const steal = process.env.BATON_INDEX_STEAL !== '0';
+  const workers: { worker: Worker; paths: PathTable; waiting: Map<number, InFlight> }[] = [];
+  let alive = true;
   const fail = (): void => {
-    for (const resolve of waiting.values()) resolve(null);
-    waiting.clear();
+    alive = false;
+    for (const w of workers) {
+      for (const f of w.waiting.values()) settle(f, null);
+      w.waiting.clear();
+    }
   };
   try {
     for (let i = 0; i < count; i++) {
       // A generous young generation: the reader allocates a string per file and little that lives long.
-      const w = new Worker(SOURCE, { eval: true, workerData: { cap }, resourceLimits: { maxYoungGenerationSizeMb: 48 } });
-      w.on('message', (m: { seq: number; out: ReadResult[] }) => {
-        waiting.get(m.seq)?.(m.out);
-        waiting.delete(m.seq);
+      const worker = new Worker(SOURCE, { eval: true, workerData: { cap }, resourceLimits: { maxYoungGenerationSizeMb: 48 } });
+      const entry = { worker, paths: new PathTable(), waiting: new Map<number, InFlight>() };
+      worker.on('message', (m: { seq: number; nums: Float64Array; strs: string[]; fresh: string[] }) => {
+        // Paths are numbered in the order the worker met them, so they are kept as messages arrive.
+        for (const p of m.fresh) entry.paths.raw.push(p);
+        const f = entry.waiting.get(m.seq);
+        entry.waiting.delete(m.seq);
+        if (f) settle(f, m);
       });
-      w.on('error', fail);
-      w.on('exit', fail);
-      workers.push(w);
+      worker.on('error', fail);
+      worker.on('exit', fail);
+      workers.push(entry);
     }
   } catch {
-    if (workers.length === 0) return 0;
+    if (workers.length === 0) alive = false;
   }
-  const send = (seq: number): Promise<ReadResult[] | null> =>
-    new Promise((resolve) => {
-      waiting.set(seq, resolve);
-      workers[seq % workers.length].postMessage({ seq, files: files.slice(seq * BATCH, (seq + 1) * BATCH) });
-    });
-  const batches = Math.ceil(files.length / BATCH);
-  const inFlight: Promise<ReadResult[] | null>[] = [];
-  let next = 0;
-  let done = 0;
+
+  let front = 0;
+  let back = files.length;
+  let seq = 0;
+  const inFlight: InFlight[] = [];
+  const send = (): void => {
+    const w = workers[seq % workers.length];
+    let resolve!: () => void;
+    const done = new Promise<void>((r) => (resolve = r));
+    const f: InFlight = { from: front, to: Math.min(front + BATCH, back), settled: false, result: null, paths: w.paths, done, resolve };
+    front = f.to;
+    w.waiting.set(seq, f);
+    w.worker.postMessage({ seq, files: files.slice(f.from, f.to) });
+    seq += 1;
+    inFlight.push(f);
+  };
   try {
-    while (done < batches) {
-      while (next < batches && next - done < AHEAD * workers.length) inFlight.push(send(next++));
-      const out = await inFlight.shift();
-      if (!out) return done * BATCH;
-      await take(out, done * BATCH);
-      workerReads.files += out.length;
-      done += 1;
+    for (;;) {
+      while (alive && front < back && inFlight.length < AHEAD * workers.length) send();
+      const ready = inFlight.findIndex((f) => f.settled);
+      if (ready >= 0) {
+        const [f] = inFlight.splice(ready, 1);
+        if (f.result) hand(f, sink);
+        else sink.here(f.from, f.to);
+      } else if (front < back && (steal || !alive)) {
+        const from = Math.max(front, back - STEAL);
+        sink.here(from, back);
+        back = from;
+      } else if (inFlight.length > 0) {
+        await Promise.race(inFlight.map((f) => f.done));
+        continue;
+      } else {
+        break;
+      }
+      await nextTurn();
     }
-    return files.length;
   } finally {
-    for (const w of workers) w.removeAllListeners('exit');
-    await Promise.all(workers.map((w) => w.terminate()));
+    for (const w of workers) w.worker.removeAllListeners('exit');
+    await Promise.all(workers.map((w) => w.worker.terminate()));
   }
+}
+
+function settle(f: InFlight, result: { nums: Float64Array; strs: string[] } | null): void {
+  if (f.settled) return;
+  f.settled = true;
+  f.result = result;
+  f.resolve();
+}
+
+/** Decodes a worker's batch (see workerMain) file by file into the sink. */
+function hand(f: InFlight, sink: ReadSink): void {
+  const { nums, strs } = f.result!;
+  let n = 0;
+  let s = 0;
+  for (let at = f.from; at < f.to; at++) {
+    const kind = nums[n++];
+    if (kind === UNREADABLE) {
+      sink.fromWorker(at, null, f.paths);
+      continue;
+    }
+    const file: WorkerFile = { mtime: nums[n++], size: nums[n++], bytes: nums[n++], rec: null, refs: [], text: '' };
+    if (kind === TEXT) {
+      file.text = strs[s++];
+    } else if (kind === RECORD) {
+      const ts = nums[n++];
+      const empty = nums[n++] === 1;
+      const count = nums[n++];
+      for (let k = 0; k < count; k++) file.refs.push(nums[n++]);
+      file.rec = { agent: strs[s++], ts, task: strs[s++], empty, failed: strs[s++] };
+    }
+    sink.fromWorker(at, file, f.paths);
+  }
+  workerReads.files += f.to - f.from;
 }

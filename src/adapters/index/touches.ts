@@ -51,3 +51,18 @@ export function flatPairs(blob: Uint8Array, into: number[] = []): number[] {
   }
   return into;
 }
+
+/** A list of ids as little-endian uint32s. */
+export function packIds(ids: number[]): Uint8Array {
+  const out = Buffer.alloc(ids.length * 4);
+  ids.forEach((id, i) => out.writeUInt32LE(id, i * 4));
+  return out;
+}
+
+export function unpackIds(blob: Uint8Array | string | null): number[] {
+  if (!(blob instanceof Uint8Array)) return [];
+  const buf = Buffer.from(blob.buffer, blob.byteOffset, blob.byteLength);
+  const out: number[] = [];
+  for (let i = 0; i + 4 <= buf.length; i += 4) out.push(buf.readUInt32LE(i));
+  return out;
+}

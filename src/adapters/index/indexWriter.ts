@@ -1,0 +1,366 @@
+// The writing half of the index: a refresh walks the vault's scope folders,
+// reads what changed (a cold build reads everything, with worker threads: see
+// parallelRead.ts) and writes it in one transaction. It keeps in memory what
+// every refresh consults: the scopes with their folder and notes-file stats,
+// the paths already stored, and the next free ids.
+//
+// Speed (see BENCHMARKS.md): files are read with synchronous calls in slices of
+// a few milliseconds with a yield to the event loop between slices, so an
+// extension host stays responsive during a cold build. Frontmatter in Baton's
+// own shape is read by hand (indexRecord.ts); a scope folder whose mtime has
+// not moved costs one stat, and its notes file is not even looked for when it
+// had none (creating one would have moved the folder's mtime).
+import * as path from 'path';
+import * as fs from 'fs';
+import type { RefreshStats } from '../../core/ports';
+import { isCheckpointFileName, parseNotes } from '../markdown/checkpointFile';
+import type { FsVault } from '../vault/fsVault';
+import { NOTES_FILE, PLANS_DIR } from '../vault/fsVault';
+import type { IndexRecord } from './fastReader';
+import { indexRecord } from './indexRecord';
+import { readInWorkers, worthAWorker } from './parallelRead';
+import { BULK_INDEXES, DROP_BULK_INDEXES } from './schema';
+import type { Statements } from './statements';
+import { PathTouches } from './pathTouches';
+import { packIds, unpackIds } from './touches';
+import { readCapped, statOf, subdirs, type Stat } from './vaultFiles';
+
+/** A folder modified this recently may change again within the same mtime tick: rescan it next time. */
+const RACY_MS = 2000;
+/** The most of a checkpoint file that is read (a 50 MB file dropped in the vault must not stall a view). */
+const CHECKPOINT_CAP = 1 << 20;
+const NOTES_CAP = 256 << 20;
+/** What a stat and a folder listing count for, in bytes of re-read vault, when deciding to save. */
+const STAT_COST = 256;
+const LISTING_COST = 4096;
+/** Longest stretch of synchronous work before the event loop gets a turn. */
+const SLICE_MS = Number(process.env.SLICE_MS ?? 15);
+
+interface ScopeRow {
+  id: number;
+  name: string;
+  /** The folder's mtime at the last scan when it was old enough to trust, else -1. */
+  mtime: number;
+  /** The notes file as last mirrored; null when there was none. */
+  notes: Stat | null;
+  /** The folder, and its notes file (absolute). */
+  dir: string;
+  notesFile: string;
+}
+
+/** A file a bulk load reads after the walk. */
+interface Deferred {
+  scope: ScopeRow;
+  /** The file name (with .md). */
+  name: string;
+  file: string;
+}
+
+interface StoredCheckpoint {
+  id: number;
+  mtime: number;
+  size: number;
+  ts: number;
+  /** Path ids, packed (see packIds). */
+  paths: Uint8Array;
+}
+
+export class IndexWriter {
+  /**
+   * Bytes of vault a process loading the saved copy would read again (files
+   * parsed, notes mirrored, plus a notional amount per stat and listing).
+   */
+  unsavedWork = 0;
+  private scopes = new Map<string, ScopeRow>();
+  /** Scope names by id, for the queries. */
+  scopeNames = new Map<number, string>();
+  private nextScope = 1;
+  private nextCheckpoint = 1;
+  private sliceStart = 0;
+  private readonly paths: PathTouches;
+
+  constructor(
+    private readonly vault: FsVault,
+    private readonly sql: Statements,
+  ) {
+    this.paths = new PathTouches(sql);
+  }
+
+  /** The in-memory mirror of the small tables, and the next free ids (again after a rollback). */
+  loadState(): void {
+    this.scopes = new Map();
+    this.scopeNames = new Map();
+    for (const [id, name, mtime, nm, ns] of this.sql.rows<[number, string, number, number | null, number | null]>(
+      'SELECT id, name, mtime, notes_mtime, notes_size FROM scopes',
+    )) {
+      this.scopes.set(name, { id, name, mtime, notes: nm === null || ns === null ? null : { mtime: nm, size: ns }, ...this.pathsOf(name) });
+      this.scopeNames.set(id, name);
+    }
+    const max = (table: string): number => Number(this.sql.rows<[number | null]>(`SELECT MAX(id) FROM ${table}`)[0]?.[0] ?? 0);
+    this.nextScope = max('scopes') + 1;
+    this.nextCheckpoint = max('checkpoints') + 1;
+    this.paths.reset(max('paths') + 1);
+  }
+
+  /** Brings the database up to date with the vault, in one transaction; `changed` when anything was written. */
+  async refresh(): Promise<{ stats: RefreshStats; changed: boolean }> {
+    const stats: RefreshStats = { checkpointsParsed: 0, checkpointsRemoved: 0, scopesScanned: 0, notesScopesRead: 0 };
+    const knownCount = this.scopes.size;
+    // Worktree scopes per project, as last seen: what an unchanged project folder still holds.
+    const worktrees = new Map<string, string[]>();
+    for (const name of this.scopes.keys()) {
+      const slash = name.indexOf('/');
+      if (slash < 0) continue;
+      const project = name.slice(0, slash);
+      const list = worktrees.get(project) ?? [];
+      list.push(name.slice(slash + 1));
+      worktrees.set(project, list);
+    }
+    const seen = new Map<string, boolean>();
+    this.sliceStart = performance.now();
+    // A first build loads everything: the secondary indexes are built once at the end.
+    const bulk = this.nextCheckpoint === 1 && this.paths.empty;
+    this.sql.run('BEGIN');
+    try {
+      if (bulk) this.sql.db.exec(DROP_BULK_INDEXES);
+      const deferred: Deferred[] | null = bulk ? [] : null;
+      for (const project of subdirs(this.vault.sessionsDir)) {
+        const scan = await this.refreshScope(project, stats, deferred);
+        seen.set(project, scan.unchanged);
+        for (const wt of scan.unchanged ? (worktrees.get(project) ?? []) : scan.worktrees) {
+          const sub = await this.refreshScope(`${project}/${wt}`, stats, deferred);
+          seen.set(`${project}/${wt}`, sub.unchanged);
+        }
+      }
+      if (deferred) await this.readDeferred(deferred, stats);
+      for (const scope of [...this.scopes.keys()]) if (!seen.has(scope)) this.forgetScope(scope, stats);
+      for (const [scope, unchanged] of seen) {
+        if (this.refreshNotes(scope, unchanged)) stats.notesScopesRead += 1;
+        await this.breathe();
+      }
+      this.paths.write();
+      if (bulk) this.sql.db.exec(BULK_INDEXES);
+      this.sql.run('COMMIT');
+    } catch (err) {
+      this.sql.run('ROLLBACK');
+      this.loadState();
+      throw err;
+    }
+    const changed = stats.checkpointsParsed > 0 || stats.checkpointsRemoved > 0 || stats.notesScopesRead > 0 || seen.size !== knownCount;
+    return { stats, changed };
+  }
+
+  /** Lets the event loop run when the current slice of synchronous work is long enough. */
+  private async breathe(): Promise<void> {
+    if (performance.now() - this.sliceStart < SLICE_MS) return;
+    await new Promise<void>((resolve) => setImmediate(resolve));
+    this.sliceStart = performance.now();
+  }
+
+  /**
+   * Rescans one scope folder when its mtime moved. `unchanged` when it did not;
+   * otherwise the worktree sub-folders found (for a project scope).
+   */
+  private async refreshScope(scope: string, stats: RefreshStats, deferred: Deferred[] | null): Promise<{ unchanged: boolean; worktrees: string[] }> {
+    const known = this.scopes.get(scope);
+    const dir = known?.dir ?? this.vault.scopeDir(scope);
+    const st = statOf(dir);
+    if (st && known && known.mtime === st.mtime) return { unchanged: true, worktrees: [] };
+    stats.scopesScanned += 1;
+    this.unsavedWork += LISTING_COST;
+    const isProject = !scope.includes('/');
+    let entries: fs.Dirent[] = [];
+    try {
+      entries = fs.readdirSync(dir, { withFileTypes: true });
+    } catch {
+      // an unreadable folder holds no checkpoints we can see
+    }
+    const row = known ?? this.addScope(scope);
+    const stored = new Map<string, StoredCheckpoint>();
+    // A scope new to the index has nothing stored.
+    if (known) {
+      for (const [id, name, mtime, size, ts, paths] of this.sql.rows<[number, string, number, number, number, Uint8Array]>(
+        'SELECT id, name, mtime, size, ts, paths FROM checkpoints WHERE scope = ?',
+        [row.id],
+      )) {
+        stored.set(`${name}.md`, { id, mtime, size, ts, paths });
+      }
+    }
+    const names = new Set<string>();
+    for (const e of entries) if (e.isFile() && isCheckpointFileName(e.name)) names.add(e.name);
+    for (const [name, cp] of stored) {
+      if (!names.has(name)) {
+        this.removeCheckpoint(cp);
+        stats.checkpointsRemoved += 1;
+      }
+    }
+    for (const name of names) {
+      const file = dir + path.sep + name;
+      const prev = stored.get(name);
+      if (deferred && !prev) {
+        // A bulk load reads new files all together, after the walk (parallelRead.ts).
+        deferred.push({ scope: row, name, file });
+        continue;
+      }
+      if (prev) {
+        const fst = statOf(file);
+        this.unsavedWork += STAT_COST;
+        if (!fst) continue;
+        if (prev.mtime === fst.mtime && prev.size === fst.size) continue;
+      }
+      const read = readCapped(file, CHECKPOINT_CAP);
+      if (read === null) continue;
+      this.unsavedWork += read.stat.size;
+      if (prev) this.removeCheckpoint(prev);
+      this.putCheckpoint(row, name, read.stat, read.text);
+      stats.checkpointsParsed += 1;
+      await this.breathe();
+    }
+    row.mtime = st && Date.now() - st.mtime > RACY_MS ? st.mtime : -1;
+    this.sql.run('UPDATE scopes SET mtime = ? WHERE id = ?', [row.mtime, row.id]);
+    await this.breathe();
+    return {
+      unchanged: false,
+      worktrees: isProject ? entries.filter((e) => e.isDirectory() && e.name !== PLANS_DIR && !e.name.startsWith('.')).map((e) => e.name) : [],
+    };
+  }
+
+  private pathsOf(scope: string): { dir: string; notesFile: string } {
+    const dir = this.vault.scopeDir(scope);
+    return { dir, notesFile: path.join(dir, NOTES_FILE) };
+  }
+
+  private addScope(name: string): ScopeRow {
+    const row: ScopeRow = { id: this.nextScope++, name, mtime: -1, notes: null, ...this.pathsOf(name) };
+    this.sql.run('INSERT INTO scopes(id, name, mtime) VALUES (?, ?, -1)', [row.id, name]);
+    this.scopes.set(name, row);
+    this.scopeNames.set(row.id, name);
+    return row;
+  }
+
+  private putCheckpoint(scope: ScopeRow, fileName: string, st: Stat, text: string): void {
+    this.putRecord(scope, fileName, st, indexRecord(text, fileName.slice(0, -3), scope.name));
+  }
+
+  /** Reads the deferred files, with workers when there are many, and writes each. */
+  private async readDeferred(deferred: Deferred[], stats: RefreshStats): Promise<void> {
+    const here = (from: number, to: number): void => {
+      for (const d of deferred.slice(from, to)) {
+        const read = readCapped(d.file, CHECKPOINT_CAP);
+        if (!read) continue;
+        this.unsavedWork += read.stat.size;
+        this.putCheckpoint(d.scope, d.name, read.stat, read.text);
+        stats.checkpointsParsed += 1;
+      }
+    };
+    if (!worthAWorker(deferred.length)) {
+      for (let i = 0; i < deferred.length; i += 32) {
+        here(i, i + 32);
+        await this.breathe();
+      }
+      return;
+    }
+    const resolve = (raw: string): number | null => this.paths.idOfRaw(raw);
+    await readInWorkers(
+      deferred.map((d) => ({ file: d.file, id: d.name.slice(0, -3) })),
+      CHECKPOINT_CAP,
+      {
+        here,
+        fromWorker: (at, file, paths) => {
+          if (!file) return;
+          const d = deferred[at];
+          this.unsavedWork += file.bytes;
+          const st = { mtime: file.mtime, size: file.size };
+          if (file.rec) this.putFields(d.scope, d.name, st, file.rec, file.refs.map((ref) => paths.id(ref, resolve)));
+          else this.putCheckpoint(d.scope, d.name, st, file.text);
+          stats.checkpointsParsed += 1;
+        },
+      },
+    );
+    this.sliceStart = performance.now();
+  }
+
+  private putRecord(scope: ScopeRow, fileName: string, st: Stat, rec: IndexRecord): void {
+    const failed = rec.failed.join('\n');
+    this.putFields(scope, fileName, st, { ...rec, failed }, rec.paths.map((raw) => this.paths.idOfRaw(raw)));
+  }
+
+  /** One checkpoint row, and its touches; `pathIds` are its paths in the order written (null: normalised to nothing). */
+  private putFields(scope: ScopeRow, fileName: string, st: Stat, rec: Omit<IndexRecord, 'paths' | 'failed'> & { failed: string }, pathIds: (number | null)[]): void {
+    const name = fileName.slice(0, -3);
+    const id = this.nextCheckpoint++;
+    const written: number[] = [];
+    if (!rec.empty) {
+      // `why` never shows an empty checkpoint, so it is given no touches.
+      // A path is kept once per checkpoint, by its normalised form (one id per form).
+      for (const pid of pathIds) {
+        if (pid === null || written.includes(pid)) continue;
+        written.push(pid);
+        this.paths.add(pid, rec.ts, id);
+      }
+    }
+    this.sql.run('INSERT INTO checkpoints(id, scope, name, mtime, size, agent, ts, task, empty, paths, failed) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)', [
+      id,
+      scope.id,
+      name,
+      st.mtime,
+      st.size,
+      rec.agent,
+      rec.ts,
+      rec.task,
+      rec.empty ? 1 : 0,
+      packIds(written),
+      rec.failed,
+    ]);
+  }
+
+  private removeCheckpoint(cp: StoredCheckpoint): void {
+    for (const pid of unpackIds(cp.paths)) this.paths.remove(pid, cp.id);
+    this.sql.run('DELETE FROM checkpoints WHERE id = ?', [cp.id]);
+  }
+
+  private forgetScope(scope: string, stats: RefreshStats): void {
+    const row = this.scopes.get(scope);
+    if (!row) return;
+    const rows = this.sql.rows<[number, number, number, number, Uint8Array]>('SELECT id, mtime, size, ts, paths FROM checkpoints WHERE scope = ?', [row.id]);
+    for (const [id, mtime, size, ts, paths] of rows) this.removeCheckpoint({ id, mtime, size, ts, paths });
+    stats.checkpointsRemoved += rows.length;
+    this.sql.run('DELETE FROM notes WHERE scope = ?', [row.id]);
+    this.sql.run('DELETE FROM scopes WHERE id = ?', [row.id]);
+    this.scopes.delete(scope);
+    this.scopeNames.delete(row.id);
+  }
+
+  /**
+   * Mirrors a scope's `uncommitted.md` when its size or mtime moved. A scope
+   * whose folder did not change and which had no notes file still has none
+   * (creating one moves the folder's mtime), so it costs nothing.
+   */
+  private refreshNotes(scope: string, folderUnchanged: boolean): boolean {
+    const row = this.scopes.get(scope);
+    if (!row) return false;
+    const prev = row.notes;
+    if (folderUnchanged && !prev) return false;
+    const file = row.notesFile;
+    const st = statOf(file);
+    if (!st) {
+      if (!prev) return false;
+      this.sql.run('DELETE FROM notes WHERE scope = ?', [row.id]);
+      this.setNotesStat(row, null);
+      return true;
+    }
+    if (prev && prev.mtime === st.mtime && prev.size === st.size && Date.now() - st.mtime > RACY_MS) return false;
+    const read = readCapped(file, NOTES_CAP);
+    this.unsavedWork += read?.stat.size ?? 0;
+    const text = read?.text ?? '';
+    this.sql.run('DELETE FROM notes WHERE scope = ?', [row.id]);
+    for (const n of parseNotes(text)) this.sql.run('INSERT INTO notes(scope, agent, ts, text) VALUES (?, ?, ?, ?)', [row.id, n.agent, n.ts, n.text]);
+    this.setNotesStat(row, st);
+    return !prev || prev.mtime !== st.mtime || prev.size !== st.size;
+  }
+
+  private setNotesStat(row: ScopeRow, st: Stat | null): void {
+    row.notes = st;
+    this.sql.run('UPDATE scopes SET notes_mtime = ?, notes_size = ? WHERE id = ?', [st?.mtime ?? null, st?.size ?? null, row.id]);
+  }
+}

@@ -1,0 +1,66 @@
+// The cross-project questions answered from the index: which sessions are open
+// anywhere, which of them are abandoned, and how each project stands. Pure:
+// the index hands over its rows and the clock its time.
+import type { Abandoned, ProjectContinuity } from './model';
+import { rootProject } from './names';
+import type { NoteLine, ScopeNote, ScopeSummary } from './ports';
+import { isAbandoned, isQuiet, openSessions, toAbandoned, type OpenSession } from './sessions';
+
+/** Every open session of the vault, from the index's mirror of each `uncommitted.md`. */
+export function openAcrossVault(notes: readonly ScopeNote[]): OpenSession[] {
+  const byScope = new Map<string, NoteLine[]>();
+  for (const n of notes) {
+    const list = byScope.get(n.scope) ?? [];
+    list.push({ text: n.text, agent: n.agent, ts: n.ts });
+    byScope.set(n.scope, list);
+  }
+  return [...byScope].flatMap(([scope, lines]) => openSessions(scope, lines));
+}
+
+/** Abandoned sessions, longest silent first. */
+export function abandonedAcross(notes: readonly ScopeNote[], now: number): Abandoned[] {
+  return openAcrossVault(notes)
+    .filter((s) => isAbandoned(s, now))
+    .map(toAbandoned)
+    .sort((a, b) => a.lastActivity - b.lastActivity);
+}
+
+/**
+ * Per project, worktree scopes rolled up: checkpointed projects first, most
+ * recent first; never-checkpointed ones last.
+ */
+export function continuityOf(summaries: readonly ScopeSummary[], notes: readonly ScopeNote[], now: number): ProjectContinuity[] {
+  const byProject = new Map<string, ProjectContinuity>();
+  const entry = (scope: string): ProjectContinuity => {
+    const project = rootProject(scope);
+    let e = byProject.get(project);
+    if (!e) {
+      e = { project, checkpoints: 0, lastCheckpoint: 0, lastAgent: '', uncommitted: 0, abandoned: 0, quiet: true, scopes: [] };
+      byProject.set(project, e);
+    }
+    if (scope !== project && !e.scopes.includes(scope)) e.scopes.push(scope);
+    return e;
+  };
+  for (const s of summaries) {
+    const e = entry(s.scope);
+    e.checkpoints += s.checkpoints;
+    if (s.lastCheckpoint > e.lastCheckpoint) {
+      e.lastCheckpoint = s.lastCheckpoint;
+      e.lastAgent = s.lastAgent;
+    }
+  }
+  for (const s of openAcrossVault(notes)) {
+    const e = entry(s.scope);
+    e.uncommitted += s.notes.length;
+    if (isAbandoned(s, now)) e.abandoned += 1;
+  }
+  const list = [...byProject.values()];
+  for (const e of list) {
+    e.quiet = isQuiet(e.lastCheckpoint, now);
+    e.scopes.sort();
+  }
+  return list.sort((a, b) => {
+    if ((a.checkpoints > 0) !== (b.checkpoints > 0)) return a.checkpoints > 0 ? -1 : 1;
+    return b.lastCheckpoint - a.lastCheckpoint || a.project.localeCompare(b.project);
+  });
+}
