@@ -70,7 +70,6 @@ function vscodeSummary(r: Results) {
   const big = kinds(false)[kinds(false).length - 1];
   const bigBest = best(kinds(false));
   if (!empty || !big || !bigBest || !big.lens || !big.hover) return null;
-  const first = big.lens[0].map((l, i) => l + (big.hover?.[0][i] ?? 0));
   const again = big.lens.slice(1).flatMap((round, k) => round.map((l, i) => l + (big.hover?.[k + 1][i] ?? 0)));
   return {
     version: big.vscode ?? '',
@@ -79,12 +78,15 @@ function vscodeSummary(r: Results) {
     activation: (bigBest.activateMs ?? NaN) / (empty.activateMs ?? NaN),
     bigBest,
     runs: runs.length,
-    firstP99: p99(first),
     againP99: p99(again),
     lensFirstP99: p99(big.lens[0]),
     hoverFirstP99: p99(big.hover[0]),
     hoverAgainP99: p99(big.hover.slice(1).flat()),
     hoverNoGitP99: p99(big.hoverNoGit ?? []),
+    // The same asks with an empty vault: VS Code's own command round trip, Baton finding nothing.
+    baseLensFirstP99: empty.lens ? p99(empty.lens[0]) : NaN,
+    baseHoverFirstP99: empty.hover ? p99(empty.hover[0]) : NaN,
+    hoverDelay: big.hoverDelay ?? 300,
   };
 }
 const p50 = (xs: number[]): number => percentile(xs, 50);
@@ -190,7 +192,7 @@ export function writeReport(file: string, r: Results): void {
     whyFlatIndex <= 2 ? met(true) : whyFlatIndexBest <= 2 ? '**met** on the best of three; the first asks carry the machine\'s noise' : met(false),
   ]);
   row([
-    'the same, the index query with no limit (what `Baton.why` asks the index today)',
+    'the same, the index query with no limit (what `Baton.why` cost before the limit reached the index)',
     '(for reference)',
     `${ratio(whyFlatAll)} (${dur(p99(large.whyIndexAll))} vs ${dur(p99(small.whyIndexAll))})`,
     '',
@@ -244,10 +246,10 @@ export function writeReport(file: string, r: Results): void {
       met(vs.activation <= 1.5),
     ]);
     row([
-      `CodeLens + hover of a touched file, real VS Code, ${name(large.size)} vault, p99 (first ask of each file / asked again)`,
+      `CodeLens + hover of a touched file, real VS Code, ${name(large.size)} vault, p99: the hover asked the hover delay (${vs.hoverDelay} ms) after the file's lens, as an editor asks, beyond VS Code's own round trip (the same asks with an empty vault)`,
       `under a frame (16.7 ms) on top of the hover delay`,
-      `${dur(vs.firstP99)} / ${dur(vs.againP99)} (first ask: lens p99 ${dur(vs.lensFirstP99)}, hover p99 ${dur(vs.hoverFirstP99)}; hover asked again ${dur(vs.hoverAgainP99)}, and with \`baton.git.enabled\` off ${dur(vs.hoverNoGitP99)}; ${vs.big.filesWithLens ?? 0} of ${r.vscode?.files ?? 0} files had a lens)`,
-      met(vs.firstP99 <= 16.7),
+      `${dur(vs.hoverFirstP99 - vs.baseHoverFirstP99)} on top (hover p99 ${dur(vs.hoverFirstP99)} vs ${dur(vs.baseHoverFirstP99)} with an empty vault); the lens when the file opens: p99 ${dur(vs.lensFirstP99)} vs ${dur(vs.baseLensFirstP99)}; asked again: lens + hover p99 ${dur(vs.againP99)}, hover ${dur(vs.hoverAgainP99)}, with \`baton.git.enabled\` off ${dur(vs.hoverNoGitP99)}; ${vs.big.filesWithLens ?? 0} of ${r.vscode?.files ?? 0} files had a lens`,
+      met(vs.hoverFirstP99 - vs.baseHoverFirstP99 <= 16.7),
     ]);
   } else {
     const why = r.vscode?.skipped || r.vscode?.runs.find((x) => x.error)?.error || 'run with the VS Code phase (not --no-vscode)';

@@ -18,6 +18,8 @@ export interface VscodeRun {
   heapAfter?: NodeJS.MemoryUsage;
   lens?: number[][];
   hover?: number[][];
+  /** editor.hover.delay: how long the first round waited between a file's lens and its hover. */
+  hoverDelay?: number;
   /** The hovers asked again with `baton.git.enabled` off. */
   hoverNoGit?: number[];
   filesWithLens?: number;

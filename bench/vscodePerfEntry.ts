@@ -42,6 +42,8 @@ export async function run(): Promise<void> {
     const lens: number[][] = [];
     const hover: number[][] = [];
     const lensCount: number[] = [];
+    const hoverDelay = vscode.workspace.getConfiguration('editor.hover').get<number>('delay', 300);
+    result.hoverDelay = hoverDelay;
     for (let round = 0; round < config.rounds; round++) {
       const l: number[] = [];
       const h: number[] = [];
@@ -52,6 +54,9 @@ export async function run(): Promise<void> {
         const lenses = (await vscode.commands.executeCommand<vscode.CodeLens[]>('vscode.executeCodeLensProvider', uri, 10)) ?? [];
         l.push(now() - t);
         if (round === 0) lensCount.push(lenses.filter((x) => x.command?.command?.startsWith('baton.')).length);
+        // As in an editor: the lens is asked when the file opens, the hover once the pointer has rested on
+        // the first line for the hover delay. The first round waits that delay; later rounds ask at once.
+        if (round === 0) await new Promise((resolve) => setTimeout(resolve, hoverDelay));
         t = now();
         await vscode.commands.executeCommand<vscode.Hover[]>('vscode.executeHoverProvider', uri, new vscode.Position(0, 1));
         h.push(now() - t);

@@ -114,6 +114,31 @@ export async function screenshot(name: string): Promise<string> {
   return file;
 }
 
+/** Expands a view's pane in the side bar when it is collapsed; returns the pane. */
+export async function expandPane(sidebar: Locator, name: string): Promise<Locator> {
+  const selector = `.pane-header[aria-label^="${name}"]`;
+  const header = sidebar.locator(selector).first();
+  await header.waitFor({ state: 'attached', timeout: 30000 });
+  if ((await header.getAttribute('aria-expanded')) === 'false') await header.click();
+  // `has` is matched inside each pane, so it is built from the page, not from the side bar.
+  return sidebar.locator('.pane').filter({ has: workbench().page.locator(selector) });
+}
+
+/** Opens a workspace file through Go to File, as a person would, and returns its editor. */
+export async function openFile(name: string): Promise<Locator> {
+  const { page } = workbench();
+  await page.keyboard.press('Escape');
+  await page.keyboard.press('F1');
+  const input = page.locator('.quick-input-widget input[type="text"]');
+  await input.waitFor({ timeout: 15000 });
+  await input.fill(name);
+  await page.locator('.quick-input-list .monaco-list-row').filter({ hasText: name }).first().waitFor({ timeout: 15000 });
+  await input.press('Enter');
+  const editor = page.locator('.editor-group-container.active .monaco-editor').first();
+  await editor.locator('.view-line').first().waitFor({ timeout: 15000 });
+  return editor;
+}
+
 function escapeRegExp(s: string): string {
   return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
@@ -168,5 +193,42 @@ describe('workbench (UI)', function () {
     await waitForIdle();
     assert.deepStrictEqual(await errorNotifications(), []);
     await screenshot('baton-refresh');
+  });
+
+  it('closes an abandoned session with one click on its inline Close action', async () => {
+    const { vault } = workbench();
+    const sidebar = await openBatonContainer();
+    const pane = await expandPane(sidebar, 'Abandoned Sessions');
+    const row = pane.getByRole('treeitem', { name: /aider · orchard/ });
+    await row.waitFor({ timeout: 30000 });
+    // Inline actions show on the row under the pointer.
+    await row.hover();
+    await row.locator('.action-label[aria-label^="Close"]').click();
+    await row.waitFor({ state: 'detached', timeout: 15000 });
+    const dir = path.join(vault, 'sessions', 'orchard');
+    const written = fs.readdirSync(dir).filter((f) => /^\d{8}-\d{6}-aider\.md$/.test(f));
+    assert.strictEqual(written.length, 1, `one auto-closed checkpoint in ${dir}: ${fs.readdirSync(dir).join(', ')}`);
+    const text = fs.readFileSync(path.join(dir, written[0]), 'utf8');
+    assert.match(text, /^auto_closed: true$/m);
+    assert.match(text, /zone 3 valve ids do not match the plan/, 'the session’s notes are kept in the checkpoint');
+    assert.ok(await pane.getByRole('treeitem', { name: /gemini · kestrel/ }).isVisible(), 'the other abandoned session stays');
+    assert.deepStrictEqual(await errorNotifications(), []);
+    await screenshot('abandoned-closed');
+  });
+
+  it('shows the lens of a touched file and, on its first line, the checkpoints hover', async () => {
+    const { page } = workbench();
+    const editor = await openFile('checkout.ts');
+    const lens = editor.locator('.codelens-decoration').filter({ hasText: /2 checkpoints · last: Fix the checkout crash on empty carts/ });
+    await lens.first().waitFor({ timeout: 30000 });
+    await editor.locator('.view-line').first().locator('span span').first().hover();
+    const hover = page.locator('.monaco-hover:visible').filter({ hasText: '2 checkpoints touched this file' });
+    await hover.first().waitFor({ timeout: 15000 });
+    const text = await hover.first().innerText();
+    for (const expected of ['Fix the checkout crash on empty carts', "Didn't work", 'retrying the payment call']) {
+      assert.ok(text.includes(expected), `the hover shows "${expected}":\n${text}`);
+    }
+    await screenshot('hover');
+    await page.keyboard.press('Escape');
   });
 });

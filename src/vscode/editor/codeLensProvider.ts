@@ -9,6 +9,7 @@ import { systemClock } from '../../adapters/openBaton';
 import { Commands } from '../ids';
 import type { Log } from '../log';
 import type { FileTouches } from './fileTouches';
+import type { HoverDetails } from './hoverDetails';
 
 class TouchLens extends vscode.CodeLens {
   constructor(
@@ -23,6 +24,7 @@ class TouchLens extends vscode.CodeLens {
 export class CheckpointCodeLensProvider implements vscode.CodeLensProvider<TouchLens> {
   constructor(
     private readonly files: FileTouches,
+    private readonly details: HoverDetails,
     private readonly log: Log,
     /** Fired when the vault changed: lenses are asked for again. */
     readonly onDidChangeCodeLenses: vscode.Event<void>,
@@ -32,6 +34,7 @@ export class CheckpointCodeLensProvider implements vscode.CodeLensProvider<Touch
     try {
       const touches = await this.files.of(document.uri);
       if (token.isCancellationRequested || touches.length === 0) return [];
+      this.details.prefetch(document.uri, touches);
       return [new TouchLens(new vscode.Range(0, 0, 0, 0), document.uri, touches)];
     } catch (err) {
       this.log.error(`CodeLens for ${document.uri.fsPath} failed`, err);

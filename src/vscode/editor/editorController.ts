@@ -8,6 +8,7 @@ import { Disposable } from '../lifecycle';
 import type { Log } from '../log';
 import { CheckpointCodeLensProvider } from './codeLensProvider';
 import type { FileTouches } from './fileTouches';
+import { HoverDetails } from './hoverDetails';
 import { CheckpointHoverProvider } from './hoverProvider';
 
 const FILES: vscode.DocumentSelector = { scheme: 'file' };
@@ -16,13 +17,15 @@ export class EditorController extends Disposable {
   private lens: vscode.Disposable | undefined;
   private hover: vscode.Disposable | undefined;
   private readonly lensChanged = this.register(new vscode.EventEmitter<void>());
+  private readonly details: HoverDetails;
 
   constructor(
-    private readonly host: BatonHost,
+    host: BatonHost,
     private readonly files: FileTouches,
     private readonly log: Log,
   ) {
     super();
+    this.details = new HoverDetails(host, files);
     this.register(host.onDidChange(() => this.lensChanged.fire()));
     this.register(
       vscode.workspace.onDidChangeConfiguration((e) => {
@@ -36,13 +39,13 @@ export class EditorController extends Disposable {
   private apply(): void {
     const config = readConfig();
     if (config.codeLens.enabled && !this.lens) {
-      this.lens = vscode.languages.registerCodeLensProvider(FILES, new CheckpointCodeLensProvider(this.files, this.log, this.lensChanged.event));
+      this.lens = vscode.languages.registerCodeLensProvider(FILES, new CheckpointCodeLensProvider(this.files, this.details, this.log, this.lensChanged.event));
     } else if (!config.codeLens.enabled && this.lens) {
       this.lens.dispose();
       this.lens = undefined;
     }
     if (config.hover.enabled && !this.hover) {
-      this.hover = vscode.languages.registerHoverProvider(FILES, new CheckpointHoverProvider(this.host, this.files, this.log));
+      this.hover = vscode.languages.registerHoverProvider(FILES, new CheckpointHoverProvider(this.files, this.details, this.log));
     } else if (!config.hover.enabled && this.hover) {
       this.hover.dispose();
       this.hover = undefined;

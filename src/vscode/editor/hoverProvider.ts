@@ -5,25 +5,17 @@
 // language's own hovers (GitLens keeps its blame hover to the current line for
 // the same reason).
 import * as vscode from 'vscode';
-import type { Touch } from '../../core/model';
-import { buildHover, DETAILED, type HoverEntry } from '../../core/hoverText';
-import { FileHistory } from '../../adapters/git/fileHistory';
+import { buildHover } from '../../core/hoverText';
 import { systemClock } from '../../adapters/openBaton';
-import type { BatonHost } from '../batonHost';
-import { gitAllowed } from '../config';
 import type { Log } from '../log';
 import { hoverMarkdown } from '../markdown';
 import type { FileTouches } from './fileTouches';
-
-/** The detailed entries plus the listed ones; the rest are counted and a link shows them all. */
-const ENTRIES = 10;
+import { ENTRIES, type HoverDetails } from './hoverDetails';
 
 export class CheckpointHoverProvider implements vscode.HoverProvider {
-  private readonly history = new FileHistory();
-
   constructor(
-    private readonly host: BatonHost,
     private readonly files: FileTouches,
+    private readonly details: HoverDetails,
     private readonly log: Log,
   ) {}
 
@@ -32,7 +24,7 @@ export class CheckpointHoverProvider implements vscode.HoverProvider {
     try {
       const touches = await this.files.of(document.uri);
       if (token.isCancellationRequested || touches.length === 0) return undefined;
-      const entries = await this.entries(document.uri, touches.slice(0, ENTRIES));
+      const entries = await this.details.entries(document.uri, touches.slice(0, ENTRIES));
       if (token.isCancellationRequested) return undefined;
       const blocks = buildHover({ entries, total: touches.length, now: systemClock.now(), file: document.uri.toString() });
       return new vscode.Hover(hoverMarkdown(blocks), new vscode.Range(0, 0, 0, document.lineAt(0).text.length));
@@ -40,20 +32,5 @@ export class CheckpointHoverProvider implements vscode.HoverProvider {
       this.log.error(`Hover for ${document.uri.fsPath} failed`, err);
       return undefined;
     }
-  }
-
-  private async entries(uri: vscode.Uri, touches: Touch[]): Promise<HoverEntry[]> {
-    const q = this.files.queryOf(uri);
-    // Git runs only in a trusted workspace: a repository's config can start programs.
-    const git = gitAllowed() && q?.folder ? { dir: q.folder.uri.fsPath, file: q.query } : undefined;
-    // One git question per file, whatever the number of checkpoints: its last commit time against each checkpoint's.
-    const last = git ? this.history.lastCommitTime(git.dir, git.file) : Promise.resolve(0);
-    return Promise.all(
-      touches.map(async (touch, i): Promise<HoverEntry> => {
-        if (i >= DETAILED) return { touch, checkpoint: null, changedSince: false };
-        const [checkpoint, lastTs] = await Promise.all([this.host.session.checkpoint(touch.slug), last]);
-        return { touch, checkpoint, changedSince: lastTs > touch.ts };
-      }),
-    );
   }
 }
