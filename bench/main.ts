@@ -483,6 +483,8 @@ async function main(): Promise<void> {
   results.loadAfter = os.loadavg();
   results.totalSeconds = (now() - START) / 1000;
   writeReport(opts.out, results);
+  // Every sample, for digging into a figure (gitignored with the rest of .bench/).
+  fs.writeFileSync(path.join(CACHE, 'results.json'), JSON.stringify(results));
   log(`wrote ${path.relative(ROOT, opts.out)} in ${results.totalSeconds.toFixed(0)} s`);
 }
 

@@ -86,6 +86,9 @@ function vscodeSummary(r: Results) {
     // The same asks with an empty vault: VS Code's own command round trip, Baton finding nothing.
     baseLensFirstP99: empty.lens ? p99(empty.lens[0]) : NaN,
     baseHoverFirstP99: empty.hover ? p99(empty.hover[0]) : NaN,
+    // Per file, the big vault's first hover less the empty vault's (same file, same place in the sequence).
+    onTopP50: empty.hover ? p50(big.hover[0].map((h, i) => h - (empty.hover?.[0][i] ?? NaN))) : NaN,
+    onTopP99: empty.hover ? p99(big.hover[0].map((h, i) => h - (empty.hover?.[0][i] ?? NaN))) : NaN,
     hoverDelay: big.hoverDelay ?? 300,
   };
 }
@@ -248,8 +251,8 @@ export function writeReport(file: string, r: Results): void {
     row([
       `CodeLens + hover of a touched file, real VS Code, ${name(large.size)} vault, p99: the hover asked the hover delay (${vs.hoverDelay} ms) after the file's lens, as an editor asks, beyond VS Code's own round trip (the same asks with an empty vault)`,
       `under a frame (16.7 ms) on top of the hover delay`,
-      `${dur(vs.hoverFirstP99 - vs.baseHoverFirstP99)} on top (hover p99 ${dur(vs.hoverFirstP99)} vs ${dur(vs.baseHoverFirstP99)} with an empty vault); the lens when the file opens: p99 ${dur(vs.lensFirstP99)} vs ${dur(vs.baseLensFirstP99)}; asked again: lens + hover p99 ${dur(vs.againP99)}, hover ${dur(vs.hoverAgainP99)}, with \`baton.git.enabled\` off ${dur(vs.hoverNoGitP99)}; ${vs.big.filesWithLens ?? 0} of ${r.vscode?.files ?? 0} files had a lens`,
-      met(vs.hoverFirstP99 - vs.baseHoverFirstP99 <= 16.7),
+      `p99 ${dur(vs.onTopP99)} on top, median ${dur(vs.onTopP50)} (file by file, the first hover less the same with an empty vault; hover p99 ${dur(vs.hoverFirstP99)} vs ${dur(vs.baseHoverFirstP99)}); the lens when the file opens: p99 ${dur(vs.lensFirstP99)} vs ${dur(vs.baseLensFirstP99)}; asked again: lens + hover p99 ${dur(vs.againP99)}, hover ${dur(vs.hoverAgainP99)}, with \`baton.git.enabled\` off ${dur(vs.hoverNoGitP99)}; ${vs.big.filesWithLens ?? 0} of ${r.vscode?.files ?? 0} files had a lens`,
+      met(vs.onTopP99 <= 16.7),
     ]);
   } else {
     const why = r.vscode?.skipped || r.vscode?.runs.find((x) => x.error)?.error || 'run with the VS Code phase (not --no-vscode)';

@@ -55,9 +55,21 @@ const NOT_A_REPO_MS = 30_000;
 export class FileHistory {
   private readonly dirs = new Map<string, { at: number; dirs: Promise<GitDirs | null> }>();
   private readonly times = new Map<string, { head: string; ts: Promise<number> }>();
+  private readonly asking = new Map<string, Promise<number>>();
 
-  async lastCommitTime(dir: string, file: string): Promise<number> {
-    if (!file) return 0;
+  lastCommitTime(dir: string, file: string): Promise<number> {
+    if (!file) return Promise.resolve(0);
+    // Callers asking at once (the lens's prefetch, then the hover) share one answer.
+    const key = `${dir}\0${file}`;
+    let pending = this.asking.get(key);
+    if (!pending) {
+      pending = this.ask(dir, file).finally(() => this.asking.delete(key));
+      this.asking.set(key, pending);
+    }
+    return pending;
+  }
+
+  private async ask(dir: string, file: string): Promise<number> {
     const head = await this.headOf(dir);
     if (head === null) return lastCommitTime(dir, file);
     const key = `${dir}\0${file}`;

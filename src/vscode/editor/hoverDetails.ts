@@ -13,6 +13,7 @@ import type { FileTouches } from './fileTouches';
 
 /** The detailed entries plus the listed ones; the rest are counted and a link shows them all. */
 export const ENTRIES = 10;
+const PREFETCH_AFTER_MS = 50;
 
 export class HoverDetails {
   private readonly history = new FileHistory();
@@ -25,7 +26,9 @@ export class HoverDetails {
   /** Starts the hover's reads for a file just found touched; a failure is the hover's to report when it asks. */
   prefetch(uri: vscode.Uri, touches: Touch[]): void {
     if (!readConfig().hover.enabled) return;
-    this.entries(uri, touches.slice(0, ENTRIES)).catch(() => undefined);
+    // After the lens has gone out: starting git blocks this thread for a few ms, and the
+    // hover comes a hover delay (300 ms by default) later anyway.
+    setTimeout(() => this.entries(uri, touches.slice(0, ENTRIES)).catch(() => undefined), PREFETCH_AFTER_MS);
   }
 
   async entries(uri: vscode.Uri, touches: Touch[]): Promise<HoverEntry[]> {
