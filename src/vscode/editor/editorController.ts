@@ -26,7 +26,12 @@ export class EditorController extends Disposable {
   ) {
     super();
     this.details = new HoverDetails(host, files);
-    this.register(host.onDidChange(() => this.lensChanged.fire()));
+    this.register(
+      host.onDidChange(() => {
+        this.details.clear();
+        this.lensChanged.fire();
+      }),
+    );
     this.register(
       vscode.workspace.onDidChangeConfiguration((e) => {
         if (affects(e, 'codeLens') || affects(e, 'hover')) this.apply();

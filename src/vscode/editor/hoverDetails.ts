@@ -1,22 +1,33 @@
 // What the checkpoint hover shows beyond the index's answer: the detailed
 // checkpoints read from their files, and whether the file has commits since
-// each. The lens of a touched file starts fetching them, so by the time a
-// person's pointer rests on the first line (a hover delay later) the hover
-// has nothing left to wait for.
+// each. The lens of a touched file starts building the hover, so by the time a
+// person's pointer rests on the first line (a hover delay later) it is ready.
 import type * as vscode from 'vscode';
 import type { Touch } from '../../core/model';
-import { DETAILED, type HoverEntry } from '../../core/hoverText';
+import { buildHover, DETAILED, type HoverEntry } from '../../core/hoverText';
+import { systemClock } from '../../adapters/openBaton';
 import { FileHistory } from '../../adapters/git/fileHistory';
 import type { BatonHost } from '../batonHost';
 import { gitAllowed, readConfig } from '../config';
+import { hoverMarkdown } from '../markdown';
 import type { FileTouches } from './fileTouches';
 
 /** The detailed entries plus the listed ones; the rest are counted and a link shows them all. */
 export const ENTRIES = 10;
 const PREFETCH_AFTER_MS = 50;
+/** A built hover says "2h ago": after this long it is built again. */
+const BUILT_FOR_MS = 60_000;
+const MAX_BUILT = 100;
+
+interface Built {
+  key: string;
+  at: number;
+  markdown: Promise<vscode.MarkdownString | undefined>;
+}
 
 export class HoverDetails {
   private readonly history = new FileHistory();
+  private readonly built = new Map<string, Built>();
 
   constructor(
     private readonly host: BatonHost,
@@ -28,7 +39,33 @@ export class HoverDetails {
     if (!readConfig().hover.enabled) return;
     // After the lens has gone out: starting git blocks this thread for a few ms, and the
     // hover comes a hover delay (300 ms by default) later anyway.
-    setTimeout(() => this.entries(uri, touches.slice(0, ENTRIES)).catch(() => undefined), PREFETCH_AFTER_MS);
+    setTimeout(() => this.markdown(uri, touches).catch(() => undefined), PREFETCH_AFTER_MS);
+  }
+
+  /** Forgets every built hover (the vault changed: a checkpoint may have been rewritten in place). */
+  clear(): void {
+    this.built.clear();
+  }
+
+  /** The hover's markdown for a file and the index's answer about it, built once and kept a minute. */
+  markdown(uri: vscode.Uri, touches: Touch[]): Promise<vscode.MarkdownString | undefined> {
+    const file = uri.toString();
+    // Whether git may run is part of the key: turning it off (or trusting the workspace) changes the hover.
+    const key = `${gitAllowed()}\n${touches.length}\n${touches.slice(0, ENTRIES).map((t) => `${t.slug}@${t.ts}`).join('\n')}`;
+    const now = Date.now();
+    const hit = this.built.get(file);
+    if (hit && hit.key === key && now - hit.at < BUILT_FOR_MS) return hit.markdown;
+    const markdown = this.entries(uri, touches.slice(0, ENTRIES)).then((entries) => {
+      const blocks = buildHover({ entries, total: touches.length, now: systemClock.now(), file });
+      return blocks.length > 0 ? hoverMarkdown(blocks) : undefined;
+    });
+    this.built.delete(file);
+    if (this.built.size >= MAX_BUILT) this.built.delete(this.built.keys().next().value as string);
+    const entry = { key, at: now, markdown };
+    this.built.set(file, entry);
+    // A failed build is not kept: the next ask tries again.
+    markdown.catch(() => this.built.get(file) === entry && this.built.delete(file));
+    return markdown;
   }
 
   async entries(uri: vscode.Uri, touches: Touch[]): Promise<HoverEntry[]> {

@@ -5,12 +5,9 @@
 // language's own hovers (GitLens keeps its blame hover to the current line for
 // the same reason).
 import * as vscode from 'vscode';
-import { buildHover } from '../../core/hoverText';
-import { systemClock } from '../../adapters/openBaton';
 import type { Log } from '../log';
-import { hoverMarkdown } from '../markdown';
 import type { FileTouches } from './fileTouches';
-import { ENTRIES, type HoverDetails } from './hoverDetails';
+import type { HoverDetails } from './hoverDetails';
 
 export class CheckpointHoverProvider implements vscode.HoverProvider {
   constructor(
@@ -24,10 +21,9 @@ export class CheckpointHoverProvider implements vscode.HoverProvider {
     try {
       const touches = await this.files.of(document.uri);
       if (token.isCancellationRequested || touches.length === 0) return undefined;
-      const entries = await this.details.entries(document.uri, touches.slice(0, ENTRIES));
-      if (token.isCancellationRequested) return undefined;
-      const blocks = buildHover({ entries, total: touches.length, now: systemClock.now(), file: document.uri.toString() });
-      return new vscode.Hover(hoverMarkdown(blocks), new vscode.Range(0, 0, 0, document.lineAt(0).text.length));
+      const markdown = await this.details.markdown(document.uri, touches);
+      if (token.isCancellationRequested || !markdown) return undefined;
+      return new vscode.Hover(markdown, new vscode.Range(0, 0, 0, document.lineAt(0).text.length));
     } catch (err) {
       this.log.error(`Hover for ${document.uri.fsPath} failed`, err);
       return undefined;
