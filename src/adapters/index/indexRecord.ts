@@ -3,8 +3,8 @@
 // through the real parser. Both give the same record (pinned by
 // test/unit/indexRecord.test.ts).
 import { isEmptyCheckpoint } from '../../core/checkpointBody';
-import { parseCheckpoint } from '../markdown/checkpointFile';
-import { fastReader, type BodyFacts, type IndexRecord } from './fastReader';
+import { parseCheckpointSlow } from '../markdown/checkpointFile';
+import { fastReader, type BodyFacts, type IndexRecord } from '../markdown/fastReader';
 
 export type { BodyFacts, IndexRecord };
 
@@ -15,7 +15,7 @@ export const bodyFacts = (body: string): BodyFacts => reader.bodyFacts(body);
 
 /** The record through the real parser: the reference, and the fallback. */
 export function recordOfCheckpoint(text: string, id: string, scope: string): IndexRecord {
-  const cp = parseCheckpoint(text, id, scope);
+  const cp = parseCheckpointSlow(text, id, scope);
   return {
     agent: cp.agent,
     ts: cp.ts,

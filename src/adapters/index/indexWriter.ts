@@ -16,7 +16,7 @@ import type { RefreshStats } from '../../core/ports';
 import { isCheckpointFileName, parseNotes } from '../markdown/checkpointFile';
 import type { FsVault } from '../vault/fsVault';
 import { NOTES_FILE, PLANS_DIR } from '../vault/fsVault';
-import type { IndexRecord } from './fastReader';
+import type { IndexRecord } from '../markdown/fastReader';
 import { indexRecord } from './indexRecord';
 import { readInWorkers, worthAWorker } from './parallelRead';
 import { BULK_INDEXES, DROP_BULK_INDEXES } from './schema';

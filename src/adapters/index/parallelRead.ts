@@ -19,7 +19,7 @@ import type * as Fs from 'fs';
 import * as os from 'os';
 import type * as WorkerThreads from 'worker_threads';
 import { Worker } from 'worker_threads';
-import { fastReader } from './fastReader';
+import { fastReader } from '../markdown/fastReader';
 
 export interface ReadRequest {
   /** Absolute path. */

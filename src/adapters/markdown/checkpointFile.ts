@@ -4,6 +4,7 @@
 // throws, because one torn or hand-mangled file must not hide the good
 // checkpoints beside it.
 import type { Schema } from 'js-yaml';
+import { fastReader } from './fastReader';
 import { CORE_SCHEMA, FAILSAFE_SCHEMA, YAML11_SCHEMA, dump, load } from 'js-yaml';
 import { normalizeProse, oneLine, parseFields, renderBody } from '../../core/checkpointBody';
 import type { Checkpoint, Plan } from '../../core/model';
@@ -186,7 +187,24 @@ function loadRecord(yaml: string, schema: Schema): Record<string, unknown> {
  * `---` line (a torn file with no closing line offers all it has). Broken
  * YAML gives empty frontmatter; the body is read all the same.
  */
+const fast = fastReader();
+
+/** How many frontmatters the fast reader took (the test checks it takes Baton's own). */
+export const fastFrontmatters = { read: 0 };
+
+/**
+ * The frontmatter of a file in the shape Baton and Logos write, read by hand
+ * (about a tenth of the cost of js-yaml's two loads); anything else goes to
+ * the real parser. `test/unit/parseCheckpoint.test.ts` pins the two together.
+ */
 function splitFile(text: string): Front {
+  const f = fast.frontmatter(text);
+  if (!f) return splitFileSlow(text);
+  fastFrontmatters.read += 1;
+  return { typed: f.typed, raw: f.raw, body: text.slice(f.bodyStart) };
+}
+
+function splitFileSlow(text: string): Front {
   const src = text.replace(/^\ufeff/, '').replace(/\r+\n/g, '\n');
   const lines = src.split('\n');
   if (lines[0]?.trimEnd() !== '---') return { typed: {}, raw: {}, body: src };
@@ -272,8 +290,17 @@ function bare(id: string, scope: string): Checkpoint {
  * any unknown) are kept in `extra`, so re-rendering loses none of them.
  */
 export function parseCheckpoint(text: string, id: string, scope: string): Checkpoint {
+  return readCheckpoint(text, id, scope, splitFile);
+}
+
+/** `parseCheckpoint` through js-yaml alone: the reference the fast readers are pinned to, and their fallback. */
+export function parseCheckpointSlow(text: string, id: string, scope: string): Checkpoint {
+  return readCheckpoint(text, id, scope, splitFileSlow);
+}
+
+function readCheckpoint(text: string, id: string, scope: string, split: (text: string) => Front): Checkpoint {
   try {
-    const f = splitFile(typeof text === 'string' ? text : '');
+    const f = split(typeof text === 'string' ? text : '');
     const r = reader(f);
     const cp = bare(id, scope);
     return {

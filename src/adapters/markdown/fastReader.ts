@@ -1,6 +1,7 @@
-// The index's fast reader of checkpoint files, self-contained on purpose: the
-// function below references nothing outside its own body, so its source can
-// also run in a worker thread (parallelRead.ts) during a cold build.
+// The fast reader of checkpoint files, self-contained on purpose: the function
+// below references nothing outside its own body, so its source can also run in
+// a worker thread (index/parallelRead.ts) during a cold build. The index reads
+// its records through it, and `parseCheckpoint` its frontmatter.
 //
 // It reads the frontmatter Baton and Logos write by hand, line by line, and
 // gives up (returns null) on anything it does not recognise with certainty:
@@ -40,9 +41,19 @@ export interface BodyFacts {
   says: boolean;
 }
 
+/** A frontmatter as the real parser's two readings give it: YAML's core schema, and strings only. */
+export interface FastFrontmatter {
+  typed: Record<string, unknown>;
+  raw: Record<string, unknown>;
+  /** Where the body starts in the text. */
+  bodyStart: number;
+}
+
 export interface FastReader {
   /** The record, or null when the file is not in the shape this reader is sure of. */
   fastRecord(text: string, id: string): IndexRecord | null;
+  /** The frontmatter, or null when it is not in the shape this reader is sure of. */
+  frontmatter(text: string): FastFrontmatter | null;
   bodyFacts(body: string): BodyFacts;
 }
 
@@ -203,6 +214,97 @@ export function fastReader(): FastReader {
     };
   }
 
+  /**
+   * What YAML's core schema makes of a plain scalar `isPlain` accepted, or
+   * undefined when this reader is not sure: null and anything shaped like a
+   * number other than a small decimal integer give up; true/false are
+   * booleans, small decimal integers numbers, everything else a string.
+   */
+  const CORE_NULL = new Set(['~', 'null', 'Null', 'NULL']);
+  const CORE_BOOL = new Map([['true', true], ['True', true], ['TRUE', true], ['false', false], ['False', false], ['FALSE', false]]);
+  /** Every int and float form of YAML 1.2's core schema and js-yaml's (underscores, 0b/0o/0x), and more. */
+  const NUMBERISH = /^[-+]?(?:[0-9][0-9_]*(?:\.[0-9_]*)?(?:[eE][-+]?[0-9_]+)?|\.[0-9_]*(?:[eE][-+]?[0-9_]+)?|0[bBoOxX][0-9a-fA-F_]*|\.(?:inf|Inf|INF|nan|NaN|NAN))$/;
+  function corePlain(v: string): unknown {
+    if (CORE_NULL.has(v)) return undefined;
+    const bool = CORE_BOOL.get(v);
+    if (bool !== undefined) return bool;
+    if (/^(?:0|[1-9][0-9]{0,14})$/.test(v)) return Number(v);
+    return NUMBERISH.test(v) ? undefined : v;
+  }
+
+  /** A one-line scalar's two readings, or null when the typed one is not sure. */
+  function readings(raw: string): { typed: unknown; raw: string } | null {
+    const s = scalar(raw);
+    if (s.kind === 'quoted') return { typed: s.value, raw: s.value };
+    const typed = corePlain(s.value);
+    return typed === undefined ? null : { typed, raw: s.value };
+  }
+
+  /**
+   * The frontmatter in the shape `fastRecord` accepts (every line `key: scalar`,
+   * `key:` then `  - scalar` items, or Baton's relation lines), read as the
+   * real parser reads it; null for anything else.
+   */
+  function frontmatter(text: string): FastFrontmatter | null {
+    if (!text.startsWith('---\n') || text.includes('\r')) return null;
+    let close = text.indexOf('\n---\n', 3);
+    let bodyStart = close + 5;
+    if (close < 0) {
+      if (!text.endsWith('\n---')) return null;
+      close = text.length - 4;
+      bodyStart = text.length;
+    }
+    if (close < 4) return null;
+    const yaml = text.slice(4, close);
+    if (UNSAFE.test(yaml)) return null;
+    const typed: Record<string, unknown> = {};
+    const raws: Record<string, unknown> = {};
+    let listKey = '';
+    let typedItems: unknown[] = [];
+    let rawItems: unknown[] = [];
+    for (const line of yaml.split('\n')) {
+      if (line.startsWith('  - ')) {
+        if (!listKey) return null;
+        if (listKey === 'relations') {
+          const m = RELATION_LINE.exec(line);
+          if (!m || !DOUBLE.test(m[1])) return null;
+          const pred = line.slice(line.indexOf('pred: ') + 6, line.indexOf(', obj: '));
+          const obj = scalar(m[1]).value;
+          typedItems.push({ pred, obj, conf: 1, src: 'stated' });
+          rawItems.push({ pred, obj, conf: '1.0', src: 'stated' });
+          continue;
+        }
+        const item = line.slice(4);
+        const r = isScalar(item) ? readings(item) : null;
+        if (!r) return null;
+        typedItems.push(r.typed);
+        rawItems.push(r.raw);
+        continue;
+      }
+      if (listKey && typedItems.length === 0) return null;
+      listKey = '';
+      const m = KEY_LINE.exec(line);
+      if (!m) return null;
+      const key = m[1];
+      if (Object.prototype.hasOwnProperty.call(typed, key) || key === '__proto__') return null;
+      const value = m[2];
+      if (value === undefined || value === '') {
+        listKey = key;
+        typedItems = typed[key] = [] as unknown[];
+        rawItems = raws[key] = [] as unknown[];
+        continue;
+      }
+      if (key === 'relations' || !isScalar(value)) return null;
+      const r = readings(value);
+      if (!r) return null;
+      typed[key] = r.typed;
+      raws[key] = r.raw;
+    }
+    if (listKey && typedItems.length === 0) return null;
+    if (Object.keys(typed).length === 0) return null;
+    return { typed, raw: raws, bodyStart };
+  }
+
   // ---- the body, as parseBody reads it, reduced to what the index keeps -----------
 
   // These mirror checkpointBody.ts exactly (the test compares the two).
@@ -327,5 +429,5 @@ export function fastReader(): FastReader {
     };
   }
 
-  return { fastRecord, bodyFacts };
+  return { fastRecord, frontmatter, bodyFacts };
 }

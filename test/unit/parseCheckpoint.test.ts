@@ -1,0 +1,64 @@
+// parseCheckpoint reads the frontmatter Baton and Logos write by hand and gives
+// anything else to js-yaml; here the two readings are pinned together, on the
+// benchmark's corpus, on it mangled by hand, on values whose YAML type is not
+// a string, and on arbitrary rendered content.
+import { strict as assert } from 'assert';
+import fc from 'fast-check';
+import { fastFrontmatters, parseCheckpoint, parseCheckpointSlow, renderCheckpoint } from '../../src/adapters/markdown/checkpointFile';
+import { sampleCheckpoints } from '../../bench/generate';
+import { makeCheckpoint, makeGit } from './builders';
+import { JUNK, mangle } from './support/mangle';
+
+const corpus = sampleCheckpoints(300, 7);
+
+function same(text: string, id = '20260814-143207-claude', scope = 'kestrel'): void {
+  assert.deepStrictEqual(parseCheckpoint(text, id, scope), parseCheckpointSlow(text, id, scope), JSON.stringify(text));
+}
+
+// Values of keys Baton does not model (kept in `extra` with their YAML type).
+const TYPED = [
+  'x: 12', 'x: 0', 'x: 007', 'x: 1.5', 'x: 1e3', 'x: +5', 'x: 1_000', 'x: 0x1F', 'x: 0o17', 'x: 0b101', 'x: 123456789012345678901',
+  'x: true', 'x: True', 'x: TRUE', 'x: false', 'x: yes', 'x: on', 'x: ~', 'x: null', 'x: NULL', 'x: .inf', 'x: .NaN', 'x: +.inf',
+  'x: 2026-09-05', 'x: 2026-09-05T17:00:00Z', 'x: 12:30', 'x: 1.5 GB', 'x: abc', 'x: deadbeef', 'x: é', 'x: 20260905-170000-claude',
+  'x:\n  - 1\n  - a', 'x:\n  - true\n  - "1"', 'x:\n  - ~', "x: '12'", 'x: "true"', 'constructor: a', 'toString: b', 'hasOwnProperty: c',
+];
+
+describe('parseCheckpoint reads by hand exactly what js-yaml reads', () => {
+  it('on the benchmark corpus, and takes the fast path there', () => {
+    const before = fastFrontmatters.read;
+    for (const c of corpus) same(c.text, c.id, c.scope);
+    assert.ok(fastFrontmatters.read - before >= corpus.length * 0.9, `fast path taken ${fastFrontmatters.read - before} of ${corpus.length} times`);
+  });
+
+  it('on the corpus mangled by hand', () => {
+    corpus.slice(0, 150).forEach((c, i) => {
+      for (let k = 0; k < 10; k++) same(mangle(c.text, i * 100 + k), c.id, c.scope);
+    });
+    for (const j of [...JUNK, ...TYPED]) same(`---\ntype: checkpoint\n${j}\nagent: x\n---\n\n## Task\n\nt\n`);
+  });
+
+  it('on edge shapes: no frontmatter, empty, torn, no closing line, closing at the end', () => {
+    const base = corpus[0].text;
+    for (const t of ['', '---', '---\n', '---\n---\n', '---\n---', '---\nk: v\n---', base.replace(/\n---\n/, '\n--- \n'), base.slice(0, base.indexOf('\n---\n') + 4),
+      base.slice(0, base.indexOf('\n---\n')), `${base.slice(0, base.indexOf('\n---\n'))}\n---`, '## Task\n\nbody only\n', 'x\n---\ny: z\n---\n', `\ufeff${base}`, base.replace(/\n/g, '\r\n')]) {
+      same(t);
+    }
+  });
+
+  it('on arbitrary content rendered by Baton, extra keys included', () => {
+    const piece = fc.oneof(
+      fc.string({ unit: 'grapheme', maxLength: 10 }),
+      fc.constantFrom(': ', ' #', '"', "'", '\n', '\u2028', '😀', '---', '1e3', 'null', 'true', '12', '0x1', '~', '.nan', '2026-09-05'),
+    );
+    const text = fc.array(piece, { maxLength: 6 }).map((p) => p.join(''));
+    const list = fc.array(text, { maxLength: 3 });
+    const value = fc.oneof(text, fc.integer(), fc.boolean(), fc.double(), list);
+    fc.assert(
+      fc.property(text, text, list, list, text, text, value, value, (task, next, files, touched, agent, branch, a, b) => {
+        const cp = makeCheckpoint({ task, next, files, git: makeGit({ files: touched, branch }), extra: { agent_session: agent, folded: [agent], capture: a, custom_key: b } });
+        same(renderCheckpoint(cp));
+      }),
+      { numRuns: 400 },
+    );
+  });
+});
