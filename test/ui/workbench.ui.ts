@@ -78,16 +78,20 @@ export function treeItem(name: RegExp | string): Locator {
 
 /** Runs a command from the command palette by its title as shown there ("Baton: Refresh"). */
 export async function runCommand(title: string): Promise<void> {
+  await quickOpen(`>${title}`, title);
+  await workbench().page.locator('.quick-input-widget').waitFor({ state: 'hidden', timeout: 15000 });
+}
+
+/** Types `text` into the quick input (F1; a leading `>` asks for commands) and picks the row showing `row`. */
+async function quickOpen(text: string, row: string): Promise<void> {
   const { page } = workbench();
   await page.keyboard.press('Escape');
   await page.keyboard.press('F1');
   const input = page.locator('.quick-input-widget input[type="text"]');
   await input.waitFor({ timeout: 15000 });
-  await input.fill(`>${title}`);
-  const row = page.locator('.quick-input-list .monaco-list-row').filter({ hasText: title }).first();
-  await row.waitFor({ timeout: 15000 });
+  await input.fill(text);
+  await page.locator('.quick-input-list .monaco-list-row').filter({ hasText: row }).first().waitFor({ timeout: 15000 });
   await input.press('Enter');
-  await page.locator('.quick-input-widget').waitFor({ state: 'hidden', timeout: 15000 });
 }
 
 /** Error toasts currently shown (their text), so a test can assert a command did not fail. */
@@ -127,13 +131,7 @@ export async function expandPane(sidebar: Locator, name: string): Promise<Locato
 /** Opens a workspace file through Go to File, as a person would, and returns its editor. */
 export async function openFile(name: string): Promise<Locator> {
   const { page } = workbench();
-  await page.keyboard.press('Escape');
-  await page.keyboard.press('F1');
-  const input = page.locator('.quick-input-widget input[type="text"]');
-  await input.waitFor({ timeout: 15000 });
-  await input.fill(name);
-  await page.locator('.quick-input-list .monaco-list-row').filter({ hasText: name }).first().waitFor({ timeout: 15000 });
-  await input.press('Enter');
+  await quickOpen(name, name);
   const editor = page.locator('.editor-group-container.active .monaco-editor').first();
   await editor.locator('.view-line').first().waitFor({ timeout: 15000 });
   return editor;

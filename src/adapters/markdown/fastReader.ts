@@ -127,12 +127,11 @@ export function fastReader(): FastReader {
   const agentOfId = (id: string): string => /^(?:plan-)?[0-9]{8}-[0-9]{6}-(.+)$/.exec(id)?.[1] ?? '';
 
   /**
-   * The record, or null when the file is not in the shape this reader is sure of.
-   * The frontmatter must open the file with `---\n` and close with a `---` line;
-   * every line between must be `key: scalar`, `key:` followed by `  - scalar`
-   * items, or (under `relations:`) the relation lines Baton writes.
+   * The frontmatter's text and where the body starts, when the file opens with
+   * `---\n`, closes it with a `---` line, and holds only characters this
+   * reader is sure of; else null.
    */
-  function fastRecord(text: string, id: string): IndexRecord | null {
+  function splitFront(text: string): { yaml: string; bodyStart: number } | null {
     if (!text.startsWith('---\n') || text.includes('\r')) return null;
     let close = text.indexOf('\n---\n', 3);
     let bodyStart = close + 5;
@@ -143,7 +142,19 @@ export function fastReader(): FastReader {
     }
     if (close < 4) return null;
     const yaml = text.slice(4, close);
-    if (UNSAFE.test(yaml)) return null;
+    return UNSAFE.test(yaml) ? null : { yaml, bodyStart };
+  }
+
+  /**
+   * The record, or null when the file is not in the shape this reader is sure of.
+   * The frontmatter must open the file with `---\n` and close with a `---` line;
+   * every line between must be `key: scalar`, `key:` followed by `  - scalar`
+   * items, or (under `relations:`) the relation lines Baton writes.
+   */
+  function fastRecord(text: string, id: string): IndexRecord | null {
+    const split = splitFront(text);
+    if (!split) return null;
+    const { yaml, bodyStart } = split;
 
     const seen = new Set<string>();
     let agent = '';
@@ -246,17 +257,9 @@ export function fastReader(): FastReader {
    * real parser reads it; null for anything else.
    */
   function frontmatter(text: string): FastFrontmatter | null {
-    if (!text.startsWith('---\n') || text.includes('\r')) return null;
-    let close = text.indexOf('\n---\n', 3);
-    let bodyStart = close + 5;
-    if (close < 0) {
-      if (!text.endsWith('\n---')) return null;
-      close = text.length - 4;
-      bodyStart = text.length;
-    }
-    if (close < 4) return null;
-    const yaml = text.slice(4, close);
-    if (UNSAFE.test(yaml)) return null;
+    const split = splitFront(text);
+    if (!split) return null;
+    const { yaml, bodyStart } = split;
     const typed: Record<string, unknown> = {};
     const raws: Record<string, unknown> = {};
     let listKey = '';
