@@ -15,7 +15,8 @@ import * as path from 'path';
 import type { Checkpoint } from '../src/core/model';
 import { emptyGit } from '../src/core/model';
 import { stamp } from '../src/core/time';
-import { notesHeader, renderCheckpoint, renderNoteLine } from '../src/adapters/markdown/checkpointFile';
+import { renderCheckpoint } from '../src/adapters/markdown/checkpointFile';
+import { notesHeader, renderNoteLine } from '../src/adapters/markdown/notesFile';
 
 /** Bump when the generator's output changes: cached vaults of another version are regenerated. */
 export const GENERATOR_VERSION = 3;

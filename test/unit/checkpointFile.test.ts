@@ -3,16 +3,8 @@ import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 import { load } from 'js-yaml';
-import {
-  isCheckpointFileName,
-  notesHeader,
-  parseCheckpoint,
-  parseNotes,
-  parsePlan,
-  renderCheckpoint,
-  renderNoteLine,
-  renderPlan,
-} from '../../src/adapters/markdown/checkpointFile';
+import { isCheckpointFileName, parseCheckpoint, parsePlan, renderCheckpoint, renderPlan } from '../../src/adapters/markdown/checkpointFile';
+import { notesHeader, parseNotes, renderNoteLine } from '../../src/adapters/markdown/notesFile';
 import type { Checkpoint } from '../../src/core/model';
 import { makeCheckpoint, makeGit } from './builders';
 

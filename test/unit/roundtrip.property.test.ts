@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { parseCheckpoint, parseNotes, parsePlan, renderCheckpoint, renderNoteLine, renderPlan } from '../../src/adapters/markdown/checkpointFile';
+import { parseCheckpoint, parsePlan, renderCheckpoint, renderPlan } from '../../src/adapters/markdown/checkpointFile';
+import { parseNotes, renderNoteLine } from '../../src/adapters/markdown/notesFile';
 import { normalizeFields, normalizeProse, oneLine, parseFields, renderBody } from '../../src/core/checkpointBody';
 import type { Checkpoint, CheckpointFields } from '../../src/core/model';
 import { safe } from '../../src/core/names';

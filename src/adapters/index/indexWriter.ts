@@ -13,7 +13,8 @@
 import * as path from 'path';
 import * as fs from 'fs';
 import type { RefreshStats } from '../../core/ports';
-import { isCheckpointFileName, parseNotes } from '../markdown/checkpointFile';
+import { isCheckpointFileName } from '../markdown/checkpointFile';
+import { parseNotes } from '../markdown/notesFile';
 import type { FsVault } from '../vault/fsVault';
 import { NOTES_FILE, PLANS_DIR } from '../vault/fsVault';
 import type { IndexRecord } from '../markdown/fastReader';

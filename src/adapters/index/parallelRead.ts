@@ -19,6 +19,7 @@ import type * as Fs from 'fs';
 import * as os from 'os';
 import type * as WorkerThreads from 'worker_threads';
 import { Worker } from 'worker_threads';
+import { bodyReader } from '../markdown/bodyReader';
 import { fastReader } from '../markdown/fastReader';
 
 export interface ReadRequest {
@@ -126,7 +127,7 @@ function workerMain(makeReader: () => { fastRecord(text: string, id: string): un
 // `__name` is the helper a transpiler that keeps function names (tsx, in the
 // tests) calls inside function bodies; the worker has none of the bundle's
 // helpers, so it gets a stand-in.
-const SOURCE = `var __name = (f) => f;\n(${workerMain.toString()})(${fastReader.toString()});`;
+const SOURCE = `var __name = (f) => f;\n(${workerMain.toString()})(() => (${fastReader.toString()})(${bodyReader.toString()}));`;
 
 /** How many files workers have read in this process (the tests check the worker path really ran). */
 export const workerReads = { files: 0 };

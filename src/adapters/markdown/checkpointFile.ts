@@ -6,10 +6,10 @@
 import type { Schema } from 'js-yaml';
 import { fastReader } from './fastReader';
 import { CORE_SCHEMA, FAILSAFE_SCHEMA, YAML11_SCHEMA, dump, load } from 'js-yaml';
-import { normalizeProse, oneLine, parseFields, renderBody } from '../../core/checkpointBody';
+import { normalizeProse, parseFields, renderBody } from '../../core/checkpointBody';
 import type { Checkpoint, Plan } from '../../core/model';
 import { emptyFields, emptyGit } from '../../core/model';
-import { rootProject, safe } from '../../core/names';
+import { rootProject } from '../../core/names';
 import { day, readTime, rfc3339 } from '../../core/time';
 
 const TITLE_CHARS = 70;
@@ -361,41 +361,4 @@ export function parsePlan(text: string, id: string, scope: string): Plan {
   } catch {
     return { slug, project: scope, agent: agentOfId(id), ts: 0, title: '', text: '' };
   }
-}
-
-// ---- working notes -----------------------------------------------------------
-
-/**
- * One note line: `- <text> <!-- ts=<unix seconds> agent=<safe agent> -->`.
- * The text is folded onto one line. A `<!--` inside it gets one backslash
- * after the `<` (and the reader takes exactly one away, so the mapping is
- * exact even for text that had backslashes there): a markdown preview would
- * otherwise swallow the rest of the line, and the metadata must be the only
- * comment on the line.
- */
-export function renderNoteLine(note: { text: string; agent: string; ts: number }): string {
-  const ts = Number.isFinite(note.ts) ? Math.max(0, Math.floor(note.ts)) : 0;
-  const text = oneLine(note.text).replace(/<(\\*)!--/g, '<\\$1!--');
-  return `- ${text} <!-- ts=${ts} agent=${safe(note.agent)} -->\n`;
-}
-
-export function notesHeader(project: string): string {
-  return `# uncommitted — ${project}\n\nWorking notes from sessions that have not been checkpointed yet.\n\n`;
-}
-
-// Greedy text and an anchored tail: the metadata is the last comment on the line.
-const NOTE = /^[ \t]*[-*+][ \t]+(.*)[ \t]*<!--[ \t]*ts=([0-9]+)[ \t]+agent=(\S*)[ \t]*-->[ \t]*$/;
-
-/** Notes in file order; lines that do not match (headers, a torn last line) are ignored. Never throws. */
-export function parseNotes(text: string): { text: string; agent: string; ts: number }[] {
-  const out: { text: string; agent: string; ts: number }[] = [];
-  if (typeof text !== 'string') return out;
-  for (const line of text.split(/\r?\n/)) {
-    const m = NOTE.exec(line);
-    if (!m) continue;
-    const ts = Number(m[2]);
-    if (!Number.isSafeInteger(ts)) continue;
-    out.push({ text: (m[1] ?? '').replace(/<\\(\\*)!--/g, '<$1!--').trim(), agent: m[3] ?? '', ts });
-  }
-  return out;
 }

@@ -1,6 +1,7 @@
 // The fast reader of checkpoint files, self-contained on purpose: the function
-// below references nothing outside its own body, so its source can also run in
-// a worker thread (index/parallelRead.ts) during a cold build. The index reads
+// below references nothing outside its own body but the body reader it is
+// handed, so its source can also run in a worker thread (index/parallelRead.ts)
+// during a cold build. The index reads
 // its records through it, and `parseCheckpoint` its frontmatter.
 //
 // It reads the frontmatter Baton and Logos write by hand, line by line, and
@@ -11,11 +12,11 @@
 // reader sees; `test/unit/indexRecord.test.ts` checks the two agree on the
 // benchmark's generated corpus, on hand-mangled and on random files.
 //
-// The body is read with the same rules as the core's `parseBody`
-// (checkpointBody.ts; `oneLine`, `normalizeItems` and `normalizeProse` are
-// copied from there), but only for what the index keeps: Task, Next, the
-// Files and Didn't work items, and whether the rest says anything at all. It
-// skips the normalisation of State and Intent prose, which is most of a body.
+// The body is read by bodyReader.ts, passed in so that a worker can be given
+// both sources.
+import { bodyReader, type BodyFacts, type BodyReader } from './bodyReader';
+
+export type { BodyFacts };
 
 /** What the index keeps of one checkpoint. */
 export interface IndexRecord {
@@ -32,14 +33,6 @@ export interface IndexRecord {
   failed: string[];
 }
 
-export interface BodyFacts {
-  task: string;
-  next: string;
-  files: string[];
-  failed: string[];
-  /** State, Decisions, Verified, Blockers or Open questions says something. */
-  says: boolean;
-}
 
 /** A frontmatter as the real parser's two readings give it: YAML's core schema, and strings only. */
 export interface FastFrontmatter {
@@ -57,11 +50,8 @@ export interface FastReader {
   bodyFacts(body: string): BodyFacts;
 }
 
-export function fastReader(): FastReader {
-  // ---- from checkpointBody.ts ----
-  const oneLine = (s: string): string => s.replace(/[\t\n\v\f\r\u0085\u2028\u2029]+/g, ' ').trim();
-  const normalizeItems = (items: readonly string[]): string[] => items.map(oneLine).filter((i) => i !== '');
-  const normalizeProse = (s: string): string => s.replace(/\r+\n/g, '\n').replace(/^(?:[^\S\n]*\n)+/, '').trimEnd();
+export function fastReader(makeBody: () => BodyReader = bodyReader): FastReader {
+  const { bodyFacts } = makeBody();
 
   // ---- the frontmatter ----
   /**
@@ -306,130 +296,6 @@ export function fastReader(): FastReader {
     if (listKey && typedItems.length === 0) return null;
     if (Object.keys(typed).length === 0) return null;
     return { typed, raw: raws, bodyStart };
-  }
-
-  // ---- the body, as parseBody reads it, reduced to what the index keeps -----------
-
-  // These mirror checkpointBody.ts exactly (the test compares the two).
-  const HEADING = /^##[ \t]+(.*)$/;
-  const BULLET = /^[ \t]*[-*+](?:[ \t]+(.*))?$/;
-  const headingKey = (h: string): string =>
-    h
-      .replace(/[ \t]+#+[ \t]*$/, '')
-      .trim()
-      .toLowerCase()
-      .replace(/[\u2018\u2019`]/g, "'")
-      .replace(/\s+/g, ' ');
-  const unescapeProse = (text: string): string => text.replace(/^([ \t]*)\\(\\*#)/gm, '$1$2');
-
-  /** What each known heading is to the index: prose it keeps, items it keeps, or only "does it say anything". */
-  type Role = 'task' | 'next' | 'files' | 'failed' | 'prose' | 'items' | 'ignored';
-  const ROLES = new Map<string, Role>([
-    ['task', 'task'],
-    ['intent', 'ignored'],
-    ['state', 'prose'],
-    ['decisions', 'items'],
-    ["didn't work", 'failed'],
-    ['verified', 'items'],
-    ['blockers', 'items'],
-    ['commands run', 'ignored'],
-    ['open questions', 'items'],
-    ['files', 'files'],
-    ['next', 'next'],
-  ]);
-
-  /** The headings as Baton writes them, recognised without normalising. */
-  const EXACT = new Map<string, Role>([
-    ['Task', 'task'],
-    ['Intent', 'ignored'],
-    ['State', 'prose'],
-    ['Decisions', 'items'],
-    ["Didn't work", 'failed'],
-    ['Verified', 'items'],
-    ['Blockers', 'items'],
-    ['Commands run', 'ignored'],
-    ['Open questions', 'items'],
-    ['Files', 'files'],
-    ['Next', 'next'],
-  ]);
-
-  /** Bullet lines become items; an indented plain line continues the item above it. */
-  function readItems(lines: string[]): string[] {
-    const items: string[] = [];
-    let open = false;
-    for (const line of lines) {
-      const m = BULLET.exec(line);
-      if (m) {
-        items.push(m[1] ?? '');
-        open = true;
-      } else if (open && /^[ \t]+\S/.test(line)) {
-        items[items.length - 1] += ` ${line.trim()}`;
-      } else {
-        open = false;
-      }
-    }
-    return normalizeItems(items);
-  }
-
-  const prose = (chunks: string[][]): string =>
-    chunks
-      .map((c) => unescapeProse(normalizeProse(c.join('\n'))))
-      .filter((t) => t !== '')
-      .join('\n\n');
-
-
-  /**
-   * The index's facts of a body. Like `parseBody`, a section is the lines between
-   * its heading and the next heading (known or not), text before the first
-   * heading and under unknown headings is ignored, and a repeated section is
-   * joined; but it jumps from heading to heading instead of looking at every
-   * line, and of State it only asks whether it has a non-space character.
-   */
-  function bodyFacts(input: string): BodyFacts {
-    const body = input.includes('\r') ? input.replace(/\r+\n/g, '\n') : input;
-    const chunks = new Map<Role, string[]>();
-    let says = false;
-    // The start of the next line that may be a heading, -1 when there is none.
-    const nextCandidate = (from: number): number => {
-      const i = body.indexOf('\n##', from);
-      return i < 0 ? -1 : i + 1;
-    };
-    let at = body.startsWith('##') ? 0 : nextCandidate(0);
-    let role: Role = 'ignored';
-    let contentStart = -1;
-    const close = (end: number): void => {
-      if (contentStart < 0 || role === 'ignored') return;
-      const content = contentStart > end ? '' : body.slice(contentStart, end);
-      if (role === 'prose') {
-        if (!says && /\S/.test(content)) says = true;
-        return;
-      }
-      const list = chunks.get(role);
-      if (list) list.push(content);
-      else chunks.set(role, [content]);
-    };
-    while (at >= 0) {
-      let lineEnd = body.indexOf('\n', at);
-      if (lineEnd < 0) lineEnd = body.length;
-      const h = HEADING.exec(body.slice(at, lineEnd));
-      if (h) {
-        close(at - 1);
-        const text = h[1] ?? '';
-        role = EXACT.get(text) ?? ROLES.get(headingKey(text)) ?? 'ignored';
-        contentStart = lineEnd + 1;
-      }
-      at = lineEnd >= body.length ? -1 : nextCandidate(lineEnd);
-    }
-    close(body.length);
-    const lines = (role: Role): string[][] => (chunks.get(role) ?? []).map((c) => c.split('\n'));
-    if (!says) for (const c of lines('items')) if (readItems(c).length) says = true;
-    return {
-      task: prose(lines('task')),
-      next: prose(lines('next')),
-      files: lines('files').flatMap(readItems),
-      failed: lines('failed').flatMap(readItems),
-      says,
-    };
   }
 
   return { fastRecord, frontmatter, bodyFacts };

@@ -8,16 +8,8 @@ import type { Checkpoint, Plan } from '../../core/model';
 import { safeName } from '../../core/names';
 import type { NoteLine, PlanInput, VaultPort } from '../../core/ports';
 import { stamp } from '../../core/time';
-import {
-  isCheckpointFileName,
-  notesHeader,
-  parseCheckpoint,
-  parseNotes,
-  parsePlan,
-  renderCheckpoint,
-  renderNoteLine,
-  renderPlan,
-} from '../markdown/checkpointFile';
+import { isCheckpointFileName, parseCheckpoint, parsePlan, renderCheckpoint, renderPlan } from '../markdown/checkpointFile';
+import { notesHeader, parseNotes, renderNoteLine } from '../markdown/notesFile';
 import { asWriteError, createExclusive, cutBytes, ensureDir, NAME_MAX, readCapped, writeAtomic } from './atomicFile';
 import { VaultLocks } from './scopeLock';
 
