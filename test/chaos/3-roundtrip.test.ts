@@ -15,27 +15,14 @@ import type { CheckpointFields } from '../../src/core/model';
 import { safe } from '../../src/core/names';
 import { maskFields, maskSecrets } from '../../src/core/secrets';
 import { foldedLines, removeTree, tempRoot } from './support';
+import { checkpointFields, piece, textArb } from '../support/arbitraries';
 
 const RUNS = Number(process.env.CHAOS_PROPERTY_RUNS ?? 150);
 const T0 = Date.UTC(2026, 7, 14, 14, 32, 7) / 1000;
 
-// The pieces that have broken markdown and YAML writers before, among any Unicode.
-const nasty = fc.constantFrom(
-  '## Next', '## State', '# h1', '\\## x', '\\', '---', '...', '- item', '* item', '+ item', ': ', ' #', 'key: value',
-  'yes', 'null', '~', '0123', '1e3', '"', "'", '`', '[[x]]', '{a: b}', '<!--', '-->', '<!-- ts=1 agent=x -->', '\t', '\n',
-  '\r\n', '\r', ' ', '\u0085', '\u2028', '\ufeff', '\u0000', '\u007f', '\u200f', '😀', 'Кестрел', '東京', 'हिन्दी', '&a', '*a',
-  '!!str', '%YAML', '@', 'Recorded during the session:', '|', '>', '? ', '&anchor', '!!binary', '\u202e',
-);
-const piece = fc.oneof(fc.string({ unit: 'grapheme', maxLength: 12 }), fc.string({ unit: 'binary', maxLength: 12 }), nasty);
-const text = fc.oneof(
-  { weight: 6, arbitrary: fc.array(piece, { maxLength: 12 }).map((p) => p.join('')) },
-  { weight: 1, arbitrary: fc.string({ minLength: 2000, maxLength: 12000 }) },
-);
-const list = fc.array(text, { maxLength: 4 });
-const fieldsArb: fc.Arbitrary<CheckpointFields> = fc.record({
-  task: text, intent: text, state: text, decisions: list, failed: list, verified: list, blockers: list,
-  commands: list, questions: list, files: list, next: text,
-});
+// Text made of the pieces that broke writers before (test/support/arbitraries.ts), with long runs.
+const text = textArb({ min: 2000, max: 12000 }, 6);
+const fieldsArb = checkpointFields(text, 4);
 const nameArb = fc.string({ unit: 'grapheme', minLength: 1, maxLength: 30 }).filter((s) => safe(s) !== '');
 
 /** What the core writes for these fields: masked, then normalised as files store them. */

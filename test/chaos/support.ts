@@ -124,17 +124,8 @@ export async function pool<T>(limit: number, tasks: (() => Promise<T>)[]): Promi
   return out;
 }
 
-/** A small seeded PRNG (mulberry32): a failing chaos run can be replayed with CHAOS_SEED. */
-export function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** A small seeded PRNG (mulberry32, the benchmark's): a failing chaos run can be replayed with CHAOS_SEED. */
+export { rng } from '../../bench/generate';
 
 export function seed(): number {
   const s = Number(process.env.CHAOS_SEED ?? Date.now() % 1_000_000);

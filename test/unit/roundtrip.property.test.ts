@@ -3,29 +3,16 @@ import fc from 'fast-check';
 import { parseCheckpoint, parsePlan, renderCheckpoint, renderPlan } from '../../src/adapters/markdown/checkpointFile';
 import { parseNotes, renderNoteLine } from '../../src/adapters/markdown/notesFile';
 import { normalizeFields, normalizeProse, oneLine, parseFields, renderBody } from '../../src/core/checkpointBody';
-import type { Checkpoint, CheckpointFields } from '../../src/core/model';
+import type { Checkpoint } from '../../src/core/model';
 import { safe } from '../../src/core/names';
 import { makeCheckpoint, makeGit } from './builders';
+import { checkpointFields, piece, textArb } from '../support/arbitraries';
 
 const RUNS = { numRuns: 300 };
 
-// Pieces that have broken markdown and YAML writers before, mixed with any Unicode.
-const nasty = fc.constantFrom(
-  '## Next', '## Task', '# h1', '\\## x', '\\', '---', '...', '- item', '* item', '+ item', ': ', ' #', 'key: value',
-  'yes', 'null', '~', '0123', '1e3', '"', "'", '`', '[[x]]', '{a: b}', '<!--', '-->', '\t', '\n', '\r\n', '\r', ' ',
-  '\u0085', '\u2028', '\ufeff', '\u0000', '\u007f', '😀', 'Кестрел', '東京', 'हिन्दी', '&a', '*a', '!!str', '%YAML', '@',
-);
-const piece = fc.oneof(fc.string({ unit: 'grapheme', maxLength: 12 }), fc.string({ unit: 'binary', maxLength: 12 }), nasty);
-const text = fc.oneof(
-  { weight: 5, arbitrary: fc.array(piece, { maxLength: 12 }).map((p) => p.join('')) },
-  { weight: 1, arbitrary: fc.string({ minLength: 300, maxLength: 3000 }) },
-);
-const list = fc.array(text, { maxLength: 5 });
-
-const fieldsArb: fc.Arbitrary<CheckpointFields> = fc.record({
-  task: text, intent: text, state: text, decisions: list, failed: list, verified: list, blockers: list,
-  commands: list, questions: list, files: list, next: text,
-});
+// Text made of the pieces that broke writers before (test/support/arbitraries.ts).
+const text = textArb({ min: 300, max: 3000 });
+const fieldsArb = checkpointFields(text, 5);
 
 const name = fc.string({ unit: 'grapheme', minLength: 1, maxLength: 20 }).map(safe).filter((s) => s !== '');
 
