@@ -9,6 +9,7 @@ import { resolveVault } from '../adapters/vaultLocation';
 import { projectNameOf } from '../adapters/git/projectName';
 import type { Baton } from '../core/baton';
 import { parseTime } from '../core/time';
+import { safeJson } from '../core/quoted';
 
 export interface Io {
   cwd: string;
@@ -55,7 +56,7 @@ export class Context {
   }
 
   json(value: unknown): void {
-    this.io.out(JSON.stringify(value, null, 2) + '\n');
+    this.io.out(safeJson(value, 2) + '\n');
   }
 
   rel(p: string): string {

@@ -4,7 +4,8 @@ import { basicMemoryDir, basicMemoryTouches, mergeTouches, readBasicMemorySessio
 import { projectNameOf } from '../adapters/git/projectName';
 import { recordResume } from '../stats/resumeLog';
 import { usage } from '../core/errors';
-import { renderHandover } from '../core/handover';
+import { renderHandover, renderSessions, renderTouches } from '../core/handover';
+import { ident, quote } from '../core/quoted';
 import { checkpointJson } from '../core/publicJson';
 import { age } from '../core/time';
 import { parse, str } from './args';
@@ -46,15 +47,7 @@ export async function sessions(ctx: Context, args: string[]): Promise<number> {
     ctx.json({ ...view, checkpoints: view.checkpoints.map(checkpointJson) });
     return 0;
   }
-  const t = now();
-  const lines = [`${view.project}: ${view.checkpoints.length} checkpoint(s)`];
-  for (const c of view.checkpoints) {
-    lines.push(`  ${c.session}  ${age(t - c.ts)} ago  ${c.task || c.next || '(no task)'}${c.handoffTo ? `  → ${c.handoffTo}` : ''}${c.autoClosed ? '  [auto-closed]' : ''}`);
-  }
-  if (view.uncommitted.length) lines.push(`Uncommitted notes: ${view.uncommitted.length}`);
-  for (const n of view.uncommitted) lines.push(`  [${age(t - n.ts)} ago, ${n.agent}] ${n.text}`);
-  for (const a of view.abandoned) lines.push(`Abandoned: ${a.session} (${a.agent}, ${a.notes} notes, silent ${age(t - a.lastActivity)}) — close with: baton sessions ${view.project} --close ${a.session}`);
-  ctx.io.out(lines.join('\n') + '\n');
+  ctx.io.out(renderSessions(view, now(), { listNotes: true, closeCommand: true }));
   return 0;
 }
 
@@ -62,7 +55,7 @@ export async function plans(ctx: Context, args: string[]): Promise<number> {
   const { values, positionals } = parse('plans', args, { json: { type: 'boolean' }, project: { type: 'string', short: 'p' } }, '[PROJECT] [--json]');
   const list = await ctx.core().plans(projectArg(ctx, values, positionals));
   if (values.json) ctx.json(list);
-  else ctx.io.out(list.length ? list.map((p) => `${p.slug}  ${p.agent}  ${p.title}`).join('\n') + '\n' : 'No plans.\n');
+  else ctx.io.out(list.length ? list.flatMap((p) => [`${ident(p.slug)}  ${ident(p.agent)}`, ...quote(p.title)]).join('\n') + '\n' : 'No plans.\n');
   return 0;
 }
 
@@ -75,9 +68,9 @@ export async function continuity(ctx: Context, args: string[]): Promise<number> 
   }
   const t = now();
   const lines = list.map((p) => {
-    const last = p.lastCheckpoint ? `last ${age(t - p.lastCheckpoint)} ago by ${p.lastAgent}` : 'never checkpointed';
+    const last = p.lastCheckpoint ? `last ${age(t - p.lastCheckpoint)} ago by ${ident(p.lastAgent)}` : 'never checkpointed';
     const flags = [p.quiet ? 'quiet' : 'ok', p.uncommitted ? `${p.uncommitted} uncommitted` : '', p.abandoned ? `${p.abandoned} abandoned` : ''].filter(Boolean);
-    return `${p.project}  ${p.checkpoints} checkpoint(s), ${last}  [${flags.join(', ')}]`;
+    return `${ident(p.project)}  ${p.checkpoints} checkpoint(s), ${last}  [${flags.join(', ')}]`;
   });
   ctx.io.out(lines.length ? lines.join('\n') + '\n' : `The vault ${ctx.vault} has no projects yet.\n`);
   return 0;
@@ -102,12 +95,7 @@ export async function why(ctx: Context, args: string[]): Promise<number> {
     ctx.json(touches);
     return 0;
   }
-  const t = now();
-  ctx.io.out(
-    touches.length
-      ? touches.map((x) => `${x.slug}  ${age(t - x.ts)} ago  ${x.agent}  ${x.task || '(no task)'}  [${x.matched}]`).join('\n') + '\n'
-      : `No checkpoint touched ${positionals[0]}.\n`,
-  );
+  ctx.io.out(renderTouches(positionals[0], touches, now()));
   return 0;
 }
 

@@ -1,8 +1,15 @@
-// The hand-over: what the next agent or person reads first. The dead ends come
+// The hand-over: what the next agent or person reads first, and the other
+// texts agents read (sessions, why, before_you_try, plans). The dead ends come
 // before anything else an agent might act on, because rediscovering them is
 // the cost Baton exists to remove.
-import type { Abandoned, Checkpoint, Note } from './model';
-import { age } from './time';
+//
+// Baton's own lines start at column 0 (or as indented `- ` entries) and say
+// facts; everything an agent wrote is quoted under them (quoted.ts): a line of
+// checkpoint text never starts a line of its own, whatever it holds.
+import type { Abandoned, Checkpoint, Note, Plan, Touch } from './model';
+import type { DeadEnd } from './ports';
+import { QUOTED_INTRO, ident, quote, quoteItem } from './quoted';
+import { age, day } from './time';
 
 export interface HandoverInput {
   project: string;
@@ -11,44 +18,123 @@ export interface HandoverInput {
   abandoned: Abandoned[];
 }
 
-const bullets = (title: string, items: string[]): string[] => (items.length ? [`${title}:`, ...items.map((i) => `  - ${i}`)] : []);
+/** The headings of the hand-over, Baton's words (a fact about the list, not an order). */
+export const FAILED_HEADING = "Didn't work (ruled out by an earlier session):";
 
-/** Plain text (also valid markdown), stable for agents to read and for tests to match. */
+const prose = (title: string, text: string): string[] => (text.trim() ? [`${title}:`, ...quote(text)] : []);
+const bullets = (title: string, items: string[]): string[] => (items.length ? [title.endsWith(':') ? title : `${title}:`, ...items.flatMap((i) => quoteItem(i))] : []);
+const noteLines = (notes: readonly Note[], now: number): string[] => notes.flatMap((n) => [`  - ${ident(n.agent)}, ${age(now - n.ts)} ago:`, ...quote(n.text, '    ')]);
+const finish = (out: string[]): string => out.join('\n').replace(/\n{3,}/g, '\n\n').trimEnd() + '\n';
+
+/** Plain text (also valid markdown: the quotes are block quotes), stable for agents to read and for tests to match. */
 export function renderHandover(h: HandoverInput, now: number): string {
-  const out: string[] = [`# Hand-over — ${h.project}`, ''];
+  const out: string[] = [`# Hand-over — ${ident(h.project)}`, ''];
   const cp = h.latest;
+  if (cp || h.uncommitted.length) out.push(QUOTED_INTRO, '');
   if (cp) {
-    const who = cp.handoffTo ? `${cp.agent} → ${cp.handoffTo}` : cp.agent;
+    const who = cp.handoffTo ? `${ident(cp.agent)} → ${ident(cp.handoffTo)}` : ident(cp.agent);
     const kind = cp.autoClosed
       ? ' (auto-closed: nobody reviewed it)'
       : cp.extra.capture === 'extractive'
         ? ' (extractive capture before compaction, not a hand-over: the user\'s own words, nothing verified)'
         : '';
-    out.push(`Latest checkpoint ${cp.session} by ${who}, ${age(now - cp.ts)} ago${kind}.`);
-    if (cp.git.branch || cp.git.commit) out.push(`Git: ${[cp.git.branch, cp.git.commit, cp.git.subject].filter(Boolean).join(' · ')}`);
+    out.push(`Latest checkpoint ${ident(cp.session)} by ${who}, ${age(now - cp.ts)} ago${kind}.`);
+    if (cp.git.branch || cp.git.commit) {
+      const at = [cp.git.branch, cp.git.commit].filter(Boolean).map(ident).join(' · ');
+      out.push(...(cp.git.subject.trim() ? [`Git: ${at}, commit subject:`, ...quote(cp.git.subject)] : [`Git: ${at}`]));
+    }
     out.push('');
-    if (cp.task) out.push(`Task: ${cp.task}`);
-    if (cp.intent) out.push(`Intent: ${cp.intent}`);
-    out.push(...bullets("Didn't work (do not retry without a new reason)", cp.failed));
+    out.push(...prose('Task', cp.task));
+    out.push(...prose('Intent', cp.intent));
+    out.push(...bullets(FAILED_HEADING, cp.failed));
     out.push(...bullets('Verified', cp.verified));
     out.push(...bullets('Blockers', cp.blockers));
     out.push(...bullets('Decisions', cp.decisions));
     out.push(...bullets('Open questions', cp.questions));
-    if (cp.state) out.push('State:', ...cp.state.split('\n').map((l) => (l ? `  ${l}` : '')));
+    out.push(...prose('State', cp.state));
     out.push(...bullets('Files', cp.files));
-    if (cp.next) out.push(`Next: ${cp.next}`);
+    out.push(...prose('Next', cp.next));
   } else {
     out.push('No checkpoint yet in this project.');
   }
-  if (h.uncommitted.length) {
-    out.push('', `Uncommitted working notes (${h.uncommitted.length}):`);
-    for (const n of h.uncommitted) out.push(`  - [${age(now - n.ts)} ago, ${n.agent}] ${n.text}`);
-  }
+  if (h.uncommitted.length) out.push('', `Uncommitted working notes (${h.uncommitted.length}):`, ...noteLines(h.uncommitted, now));
   if (h.abandoned.length) {
     out.push('', `Abandoned sessions (${h.abandoned.length}), silent past 6h:`);
-    for (const a of h.abandoned) out.push(`  - ${a.session} (${a.agent}, ${a.notes} notes, last ${age(now - a.lastActivity)} ago)`);
+    for (const a of h.abandoned) out.push(`  - ${ident(a.session)} (${ident(a.agent)}, ${a.notes} notes, last ${age(now - a.lastActivity)} ago)`);
   }
-  return out.join('\n').replace(/\n{3,}/g, '\n\n').trimEnd() + '\n';
+  return finish(out);
 }
 
 export const hasHandover = (h: HandoverInput): boolean => h.latest !== null || h.uncommitted.length > 0 || h.abandoned.length > 0;
+
+export interface SessionsInput {
+  project: string;
+  checkpoints: Checkpoint[];
+  uncommitted: Note[];
+  abandoned: Abandoned[];
+}
+
+/**
+ * A project's checkpoints, newest first, each with its task (else its next
+ * step) quoted under it; then its open notes (listed, or only counted) and its
+ * abandoned sessions (with the command that closes one, for the CLI).
+ */
+export function renderSessions(v: SessionsInput, now: number, o: { listNotes: boolean; closeCommand: boolean }): string {
+  const out = [`${ident(v.project)}: ${v.checkpoints.length} checkpoint(s)`];
+  if (v.checkpoints.length || (o.listNotes && v.uncommitted.length)) out.push(QUOTED_INTRO);
+  for (const c of v.checkpoints) {
+    out.push(`  ${ident(c.session)}  ${age(now - c.ts)} ago${c.handoffTo ? `  → ${ident(c.handoffTo)}` : ''}${c.autoClosed ? '  [auto-closed]' : ''}`);
+    const said = quote(c.task.trim() ? c.task : c.next, '    ');
+    out.push(...(said.length ? said : ['    (no task)']));
+  }
+  if (v.uncommitted.length) {
+    if (o.listNotes) out.push(`Uncommitted notes: ${v.uncommitted.length}`, ...noteLines(v.uncommitted, now));
+    else out.push(`Working notes not yet checkpointed: ${v.uncommitted.length}`);
+  }
+  for (const a of v.abandoned) {
+    const close = o.closeCommand ? ` — close with: baton sessions ${ident(v.project)} --close ${ident(a.session)}` : '';
+    out.push(`Abandoned: ${ident(a.session)} (${ident(a.agent)}, ${a.notes} notes, silent ${age(now - a.lastActivity)})${close}`);
+  }
+  return finish(out);
+}
+
+/** `why`: the checkpoints that touched a file, newest first, each with its task quoted under it. */
+export function renderTouches(file: string, touches: readonly (Touch & { origin?: string })[], now: number): string {
+  if (!touches.length) return `No checkpoint touched ${ident(file)}.\n`;
+  const out = [`${touches.length} checkpoint(s) touched ${ident(file)}, newest first.`, QUOTED_INTRO];
+  for (const t of touches) {
+    const origin = t.origin && t.origin !== 'baton' ? `  (${ident(t.origin)})` : '';
+    out.push(`${ident(t.slug)}  ${age(now - t.ts)} ago  ${ident(t.agent)}  [${ident(t.matched)}]${origin}`);
+    const said = quote(t.task);
+    out.push(...(said.length ? said : ['  (no task)']));
+  }
+  return finish(out);
+}
+
+/** `before_you_try`: the recorded dead ends that match an approach, each quoted under who ruled it out. */
+export function renderDeadEnds(approach: string, deadEnds: readonly DeadEnd[]): string {
+  if (!deadEnds.length) return `No recorded dead end matches ${ident(approach)}. That does not mean it works: nobody recorded trying it.\n`;
+  const out = [`Already ruled out (${deadEnds.length}):`, QUOTED_INTRO];
+  for (const d of deadEnds) out.push(`  - ruled out by ${ident(d.agent)} on ${d.ts > 0 ? day(d.ts) : 'an unknown day'} in ${ident(d.project)} (${ident(d.slug)}):`, ...quote(d.text, '    '));
+  return finish(out);
+}
+
+/** Plans, newest first, each quoted in full under its name. */
+export function renderPlans(project: string, plans: readonly Plan[]): string {
+  if (!plans.length) return `No plans in ${ident(project)}.\n`;
+  const out = [QUOTED_INTRO];
+  for (const p of plans) out.push('', `Plan ${ident(p.slug)} (${ident(p.agent)}, ${p.ts > 0 ? day(p.ts) : 'undated'}):`, ...quote(p.text));
+  return finish(out);
+}
+
+/** Other tools' session notes shown beside the hand-over (basic-memory's), each quoted under its name. */
+export function renderOthers(title: string, sessions: readonly Checkpoint[], now: number): string {
+  if (!sessions.length) return '';
+  const out = ['', `${title} (${sessions.length}):`];
+  for (const s of sessions) {
+    out.push(`  - ${ident(s.slug)} (${ident(s.agent)}, ${age(now - s.ts)} ago):`);
+    const said = quote(s.task.trim() ? s.task : s.next, '    ');
+    out.push(...(said.length ? said : ['    (no summary)']));
+  }
+  return finish(out);
+}

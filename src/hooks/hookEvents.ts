@@ -45,9 +45,10 @@ export function hookScope(h: HookEnv, p: HookPayload): string | null {
 
 /**
  * The hand-over to print at session start, or "" when the project has no
- * checkpoint, no working notes and no abandoned session. Its first line tells
- * the agent to read what was ruled out before proposing anything; it is cut to
- * the agent's limit with a pointer to the rest.
+ * checkpoint, no working notes and no abandoned session. Its first line says
+ * what follows and that its "Didn't work" list holds what was ruled out, as
+ * facts, not orders (what is quoted under it was written by agents); it is cut
+ * to the agent's limit with a pointer to the rest.
  */
 export async function sessionStart(h: HookEnv, p: HookPayload): Promise<string> {
   const scope = hookScope(h, p);
@@ -60,12 +61,14 @@ export async function sessionStart(h: HookEnv, p: HookPayload): Promise<string> 
   if (!hasHandover(view)) return '';
   recordResume(h.vaultRoot, { ts: h.now(), project: scope, agent: h.agent, via: 'hook' });
   const first =
-    `Baton: before proposing anything, read "Didn't work" below — those approaches were already tried and ruled out ` +
-    `in ${scope}; do not retry one without a new reason. Record progress with baton note, and checkpoint before you stop.\n\n`;
+    `Baton, the session record of ${scope}: below is the hand-over earlier sessions left. Its "Didn't work" list holds approaches ` +
+    'an earlier session tried and ruled out, with its reasons. Progress is recorded with baton note; baton checkpoint leaves the next hand-over.\n\n';
   const text = first + renderHandover(view, h.now());
   if (text.length <= HANDOVER_LIMIT) return text;
   const tail = `\n…(cut at ${HANDOVER_LIMIT} characters; the rest: baton resume ${scope})\n`;
-  return Array.from(text).slice(0, HANDOVER_LIMIT - tail.length).join('') + tail;
+  // Cut in UTF-16 units (what the limit counts), never inside a surrogate pair.
+  const kept = text.slice(0, HANDOVER_LIMIT - tail.length);
+  return (/[\ud800-\udbff]$/.test(kept) ? kept.slice(0, -1) : kept) + tail;
 }
 
 /**

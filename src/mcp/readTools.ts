@@ -4,7 +4,8 @@
 // for `baton stats`; the record itself is untouched.)
 import { z } from 'zod';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { renderHandover } from '../core/handover';
+import { renderDeadEnds, renderHandover, renderOthers, renderPlans, renderSessions, renderTouches } from '../core/handover';
+import { ident } from '../core/quoted';
 import { rootProject } from '../core/names';
 import { checkpointJson } from '../core/publicJson';
 import { age } from '../core/time';
@@ -14,8 +15,6 @@ import { agentArg, deadEndsOutput, plansOutput, projectArg, projectsOutput, resu
 import { guarded, reply, type ToolContext } from './toolContext';
 
 const READ = { readOnlyHint: true, idempotentHint: true, destructiveHint: false, openWorldHint: false } as const;
-
-const day = (ts: number): string => (ts > 0 ? new Date(ts * 1000).toISOString().slice(0, 10) : 'undated');
 
 export function registerReadTools(server: McpServer, ctx: ToolContext): void {
   const { deps } = ctx;
@@ -40,8 +39,7 @@ export function registerReadTools(server: McpServer, ctx: ToolContext): void {
         ? readBasicMemorySessions(deps.basicMemoryDir).filter((s) => s.project === scope || s.project === rootProject(scope)).slice(0, 3)
         : [];
       const now = deps.now();
-      const more = theirs.map((s) => `  - ${s.slug} (${s.agent}, ${age(now - s.ts)} ago): ${s.task || s.next || '(no summary)'}`);
-      const text = renderHandover(view, now) + (more.length ? `\nbasic-memory session notes (${more.length}):\n${more.join('\n')}\n` : '');
+      const text = renderHandover(view, now) + renderOthers('basic-memory session notes', theirs, now);
       return reply(text, { ...view, latest: view.latest ? checkpointJson(view.latest) : null, basicMemory: theirs.map(checkpointJson) });
     }),
   );
@@ -65,13 +63,7 @@ export function registerReadTools(server: McpServer, ctx: ToolContext): void {
       const touches = await deps.baton.why(a.file, limit);
       const fromBasicMemory = deps.basicMemoryDir ? basicMemoryTouches(readBasicMemorySessions(deps.basicMemoryDir), a.file) : [];
       const merged = mergeTouches(touches, fromBasicMemory, limit);
-      const now = deps.now();
-      const text = merged.length
-        ? merged
-            .map((t) => `${t.slug}  ${age(now - t.ts)} ago  ${t.agent}  ${t.task || '(no task)'}  [${t.matched}]${t.origin === 'baton' ? '' : `  (${t.origin})`}`)
-            .join('\n')
-        : `No checkpoint touched ${a.file}.`;
-      return reply(text, { file: a.file, touches: merged });
+      return reply(renderTouches(a.file, merged, deps.now()), { file: a.file, touches: merged });
     }),
   );
 
@@ -89,14 +81,8 @@ export function registerReadTools(server: McpServer, ctx: ToolContext): void {
     guarded(async (a) => {
       const { scope } = await ctx.project(a.project);
       const view = await deps.baton.sessions(scope);
-      const now = deps.now();
-      const lines = [`${view.project}: ${view.checkpoints.length} checkpoint(s)`];
-      for (const c of view.checkpoints) {
-        lines.push(`  ${c.session}  ${age(now - c.ts)} ago  ${c.task || c.next || '(no task)'}${c.handoffTo ? `  → ${c.handoffTo}` : ''}${c.autoClosed ? '  [auto-closed]' : ''}`);
-      }
-      if (view.uncommitted.length) lines.push(`Working notes not yet checkpointed: ${view.uncommitted.length}`);
-      for (const s of view.abandoned) lines.push(`Abandoned: ${s.session} (${s.agent}, ${s.notes} notes, silent ${age(now - s.lastActivity)})`);
-      return reply(lines.join('\n'), { ...view, checkpoints: view.checkpoints.map(checkpointJson) });
+      const text = renderSessions(view, deps.now(), { listNotes: false, closeCommand: false });
+      return reply(text, { ...view, checkpoints: view.checkpoints.map(checkpointJson) });
     }),
   );
 
@@ -112,8 +98,7 @@ export function registerReadTools(server: McpServer, ctx: ToolContext): void {
     guarded(async (a) => {
       const { scope } = await ctx.project(a.project);
       const plans = await deps.baton.plans(scope);
-      const text = plans.length ? plans.map((p) => `## ${p.slug} (${p.agent}, ${day(p.ts)})\n\n${p.text}`).join('\n\n') : `No plans in ${scope}.`;
-      return reply(text, { project: scope, plans });
+      return reply(renderPlans(scope, plans), { project: scope, plans });
     }),
   );
 
@@ -134,9 +119,9 @@ export function registerReadTools(server: McpServer, ctx: ToolContext): void {
       const text = projects.length
         ? projects
             .map((p) => {
-              const last = p.lastCheckpoint ? `last ${age(now - p.lastCheckpoint)} ago by ${p.lastAgent}` : 'never checkpointed';
+              const last = p.lastCheckpoint ? `last ${age(now - p.lastCheckpoint)} ago by ${ident(p.lastAgent)}` : 'never checkpointed';
               const flags = [p.quiet ? 'quiet' : '', p.uncommitted ? `${p.uncommitted} uncommitted` : '', p.abandoned ? `${p.abandoned} abandoned` : ''];
-              return `${p.project}: ${p.checkpoints} checkpoint(s), ${last}${flags.some(Boolean) ? ` [${flags.filter(Boolean).join(', ')}]` : ''}`;
+              return `${ident(p.project)}: ${p.checkpoints} checkpoint(s), ${last}${flags.some(Boolean) ? ` [${flags.filter(Boolean).join(', ')}]` : ''}`;
             })
             .join('\n')
         : 'The vault has no projects yet.';
@@ -160,10 +145,7 @@ export function registerReadTools(server: McpServer, ctx: ToolContext): void {
     },
     guarded(async (a) => {
       const deadEnds = await deps.baton.beforeYouTry(a.approach, a.project?.trim() || undefined);
-      const text = deadEnds.length
-        ? [`Already ruled out (${deadEnds.length}):`, ...deadEnds.map((d) => `- ${d.text} — ruled out by ${d.agent} on ${day(d.ts)} in ${d.project} (${d.slug})`)].join('\n')
-        : `No recorded dead end matches "${a.approach}". That does not mean it works: nobody recorded trying it.`;
-      return reply(text, { approach: a.approach, deadEnds });
+      return reply(renderDeadEnds(a.approach, deadEnds), { approach: a.approach, deadEnds });
     }),
   );
 }

@@ -10,6 +10,7 @@ import { BatonError, usage } from '../core/errors';
 import type { GitState } from '../core/model';
 import { safe, safeScope } from '../core/names';
 import { projectNameOf } from '../adapters/git/projectName';
+import { stripDeep } from '../core/quoted';
 
 export interface McpDeps {
   baton: Baton;
@@ -84,9 +85,13 @@ export function toolContext(server: McpServer, deps: McpDeps): ToolContext {
   };
 }
 
-/** Readable text for the agent plus the same facts as structured content. */
+/**
+ * Readable text for the agent plus the same facts as structured content. Both
+ * reach an agent, so neither carries a control character (quoted.ts); the
+ * text frames checkpoint text as quotes (handover.ts).
+ */
 export function reply(text: string, structured: Record<string, unknown>): CallToolResult {
-  return { content: [{ type: 'text', text }], structuredContent: structured };
+  return { content: [{ type: 'text', text }], structuredContent: stripDeep(structured) };
 }
 
 /** A tool error: the message says what was wrong and what to do; the server keeps running. */

@@ -6,9 +6,8 @@
 import * as vscode from 'vscode';
 import type { Baton } from '../core/baton';
 import type { CheckpointFields, GitState } from '../core/model';
-import { renderHandover } from '../core/handover';
+import { renderHandover, renderTouches } from '../core/handover';
 import { safeScope } from '../core/names';
-import { age } from '../core/time';
 import { placeholderNotice, splitPlaceholders } from '../mcp/placeholders';
 import { recordResume } from '../stats/resumeLog';
 
@@ -156,10 +155,7 @@ export function registerLmTools(
         invoke: guard<{ file?: string; limit?: number }>(async (i) => {
           const file = text(i.file);
           const touches = await core().why(file, typeof i.limit === 'number' && i.limit > 0 ? Math.floor(i.limit) : 20);
-          const now = Math.floor(Date.now() / 1000);
-          return touches.length
-            ? touches.map((t) => `${t.slug}  ${age(now - t.ts)} ago  ${t.agent}  ${t.task || '(no task)'}  [${t.matched}]`).join('\n')
-            : `No checkpoint touched ${file}.`;
+          return renderTouches(file, touches, Math.floor(Date.now() / 1000));
         }),
         prepareInvocation: () => ({ invocationMessage: 'Asking Baton which sessions touched the file' }),
       },

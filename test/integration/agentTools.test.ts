@@ -87,7 +87,7 @@ describe('agents inside VS Code', () => {
     assert.match(notes, /- copilot tried the retry wrapper <!-- ts=\d+ agent=copilot -->/);
 
     const resume = await vscode.lm.invokeTool('baton_resume', { input: { project: 'lmtools' }, toolInvocationToken: undefined });
-    assert.match(textOf(resume), /copilot tried the retry wrapper/);
+    assert.match(textOf(resume), /\n {2}- copilot, \d+[smhd] ago:\n {4}> copilot tried the retry wrapper\n/, 'the note is quoted under who wrote it');
   });
 
   it('baton_checkpoint in the workspace’s project records its git state, as Commit Checkpoint does', async function () {

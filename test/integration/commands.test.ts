@@ -136,7 +136,7 @@ describe('commands', () => {
     const r = await vscode.commands.executeCommand<{ project: string; text: string }>('baton.resume', { project: 'kestrel' });
     assert.ok(r);
     assert.match(r.text, /^# Hand-over — kestrel/);
-    assert.match(r.text, /Didn't work \(do not retry without a new reason\)/);
+    assert.match(r.text, /\nDidn't work \(ruled out by an earlier session\):\n {2}> - /);
     const doc = vscode.window.activeTextEditor?.document;
     assert.strictEqual(doc?.uri.scheme, 'baton-handover');
     assert.strictEqual(doc?.getText(), r.text);

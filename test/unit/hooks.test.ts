@@ -93,7 +93,8 @@ describe('agent hooks: baton hook claude-code EVENT (real process, real vault)',
     const r = await hook('session-start', { session_id: SESSION, transcript_path: '/t.jsonl', cwd: work, hook_event_name: 'SessionStart', source: 'startup' });
     assert.equal(r.code, 0);
     const [first] = r.stdout.split('\n');
-    assert.match(first, /before proposing anything, read "Didn't work"/);
+    assert.match(first, /^Baton, the session record of kestrel: .*"Didn't work" list holds approaches an earlier session tried and ruled out/);
+    assert.doesNotMatch(first, /do not retry|before proposing/, 'facts, not orders');
     assert.match(r.stdout, /# Hand-over — kestrel/);
     assert.match(r.stdout, /approach 0: ruled out/);
     assert.ok(r.stdout.length <= 10_000, `${r.stdout.length} characters`);

@@ -137,7 +137,8 @@ describe('baton mcp (the SDK client over stdio, real vault)', function () {
     await call(client, 'note_progress', { text: 'toggle state lives in the URL' });
     const r = await call(client, 'resume', { agent: 'cursor' });
     assert.match(text(r), /^# Hand-over — kestrel/);
-    assert.match(text(r), /Didn't work \(do not retry without a new reason\):\n {2}- css grid: breaks safari 15/);
+    assert.match(text(r), /\nDidn't work \(ruled out by an earlier session\):\n {2}> - css grid: breaks safari 15\n/);
+    assert.match(text(r), /\nUncommitted working notes \(1\):\n {2}- codex, \d+[smhd] ago:\n {4}> toggle state lives in the URL\n/);
     const view = structured(r) as { latest: { session: string; handoffTo: string }; uncommitted: { text: string }[] };
     assert.equal(view.latest.session, structured(h).session);
     assert.equal(view.latest.handoffTo, 'cursor');
@@ -164,7 +165,7 @@ describe('baton mcp (the SDK client over stdio, real vault)', function () {
     }
     assert.deepEqual((structured(await call(client, 'why', { file: 'store.go' })) as { touches: unknown[] }).touches, []);
     const b = await call(client, 'before_you_try', { approach: 'mock the payment gateway' });
-    assert.match(text(b), /mock the payment gateway: hides webhook races — ruled out by test-agent on \d{4}-\d{2}-\d{2} in kestrel/);
+    assert.match(text(b), /\n {2}- ruled out by test-agent on \d{4}-\d{2}-\d{2} in kestrel \(sessions\/kestrel\/[\d-]+test-agent\):\n {4}> mock the payment gateway: hides webhook races\n/);
     const none = await call(client, 'before_you_try', { approach: 'rewrite it in rust' });
     assert.match(text(none), /No recorded dead end matches/);
   });
