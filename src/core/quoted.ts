@@ -9,8 +9,9 @@
 // alike tell the two apart: a line is blank, a quote, or Baton's.
 //
 // Control characters never reach the output: terminal escape sequences (CSI,
-// OSC, DCS and the rest, 7- and 8-bit), C0 but tab and line feed, DEL, C1, and
-// the bidi controls that reorder what a reader sees (Trojan Source). The other
+// OSC, DCS and the rest, 7- and 8-bit), C0 but tab and line feed, DEL, C1, the
+// bidi controls that reorder what a reader sees (Trojan Source), and Unicode
+// tag characters (text a model reads and a person cannot see). The other
 // line breaks (CR, CRLF, VT, FF, NEL, U+2028, U+2029) become line feeds, so a
 // bare CR cannot return the cursor and overwrite a line with a forged one.
 
@@ -31,9 +32,11 @@ const ESCAPE_SEQUENCE = new RegExp(
   ].join('|'),
   'g',
 );
-// C0 but tab and line feed, DEL, C1, Arabic letter mark, LRM/RLM, embeddings and overrides, isolates.
+// C0 but tab and line feed, DEL, C1, Arabic letter mark, LRM/RLM, embeddings and overrides, isolates,
+// interlinear annotations, and Unicode tag characters (invisible to a person, read by a model: text
+// smuggled in them is an instruction nobody sees; an emoji subdivision flag loses its region).
 // eslint-disable-next-line no-control-regex
-const CONTROL = /[\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
+const CONTROL = /[\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069\ufff9-\ufffb\u{e0000}-\u{e007f}]/gu;
 
 /** Text with every control character removed and every line break made a line feed; tabs are kept. */
 export function stripControls(text: string): string {
@@ -69,16 +72,18 @@ export function ident(value: string): string {
 }
 
 // What JSON.stringify leaves raw that a terminal or a reader would act on.
-const JSON_RAW = /[\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069\u2028\u2029]/g;
+const JSON_RAW = /[\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069\u2028\u2029\ufff9-\ufffb]|\udb40[\udc00-\udc7f]/g;
 
 /**
  * JSON for programs (`--json`): every string exactly as recorded, but with no
  * control character raw in the text, so printing it to a terminal is inert.
- * JSON.stringify already escapes C0; DEL, C1, bidi controls and the line
- * separators are escaped here as `\uXXXX`, which every parser reads back.
+ * JSON.stringify already escapes C0; DEL, C1, bidi controls, the line
+ * separators and tag characters (as their two UTF-16 halves) are escaped here
+ * as `\uXXXX`, which every parser reads back.
  */
 export function safeJson(value: unknown, space?: number): string {
-  return JSON.stringify(value, null, space).replace(JSON_RAW, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  const escape = (c: string): string => Array.from({ length: c.length }, (_, i) => `\\u${c.charCodeAt(i).toString(16).padStart(4, '0')}`).join('');
+  return JSON.stringify(value, null, space).replace(JSON_RAW, escape);
 }
 
 /**
