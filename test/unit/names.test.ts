@@ -91,8 +91,7 @@ describe('safeScope', () => {
     assert.equal(safeScopeOr('/etc/passwd'), 'etc/passwd');
     assert.equal(safeScopeOr('./kestrel/./wt'), 'kestrel/wt');
     assert.equal(safeScopeOr('kestrel\\..\\wt'), 'kestrel/wt');
-    assert.equal(safeScopeOr('C:\\Users\\me'), 'c/users');
-    assert.equal(safeScopeOr('a/b/c/d'), 'a/b');
+    assert.equal(safeScopeOr('C:\\Users'), 'c/users');
     assert.equal(safeScopeOr('//a///b//'), 'a/b');
   });
 
@@ -106,6 +105,69 @@ describe('safeScope', () => {
 
   it('agrees with safe on a single part', () => {
     for (const s of ['Кестрел', '東京', 'हिन्दी', 'My Project.v2']) assert.equal(safeScope(s), safe(s));
+  });
+});
+
+describe('names: one spelling per name', () => {
+  const composed = 'caf\u00e9';
+  const decomposed = 'cafe\u0301';
+
+  it('normalises to NFC, so café typed composed or decomposed is one project, agent and worktree', () => {
+    assert.notEqual(composed, decomposed);
+    assert.equal(safe(decomposed), composed);
+    assert.equal(safeName(decomposed, 'agent'), safeName(composed, 'agent'));
+    assert.equal(safeScope(decomposed), safeScope(composed));
+    assert.equal(safeScope(`kestrel/${decomposed}`), `kestrel/${composed}`);
+    // Hangul typed as jamo is one syllable block per character.
+    assert.equal(safe('\u1112\u1161\u11ab'), '\ud55c');
+  });
+
+  it('refuses a scope deeper than project/worktree, saying so, instead of cutting it', () => {
+    for (const s of ['a/b/c', 'a/b/c/d', 'C:\\Users\\me', 'kestrel/wt/extra', '/srv/kestrel/wt']) {
+      refusedWith(() => safeScope(s), /at most two parts.*project\/worktree/);
+    }
+    // Empty parts and dots still vanish first: these are two parts.
+    assert.equal(safeScope('//a///b//'), 'a/b');
+    assert.equal(safeScope('a/../b'), 'a/b');
+    assert.equal(safeScope('./kestrel/./wt'), 'kestrel/wt');
+  });
+});
+
+describe('names: a name that is a secret is never written', () => {
+  // Built at run time so no scanner takes this file for a leak.
+  const body = (n: number): string => Array.from({ length: n }, (_, i) => 'aB3dE5gH7jK9mN1pQ2sT4vW6yZ8'[(i * 7 + 3) % 27]).join('');
+  const secretNames = [
+    'ghp' + '_' + body(36),
+    'sk-proj-' + body(40),
+    'AKIA' + 'QWERTYUIOPASDFGH',
+    'glpat' + '-' + body(20),
+    'xapp' + '-1-A' + body(10) + '-123456-' + body(20).toLowerCase(),
+    'hf' + '_' + body(34).replace(/[0-9]/g, 'x'),
+    'dckr' + '_pat_' + body(27),
+    'feature-' + 'ghp' + '_' + body(36),
+    'kestrel/' + 'ghp' + '_' + body(36),
+    'PGPASSWORD=' + body(12),
+  ];
+
+  it('refuses it as a project, worktree, agent or hand-off, without repeating it', () => {
+    for (const name of secretNames) {
+      for (const fn of [() => safeScope(name), () => safeName(name, 'agent'), () => safeName(name, 'handoff target')]) {
+        assert.throws(fn, (err: unknown) => {
+          assert.ok(err instanceof BatonError && err.kind === 'refused', String(err));
+          assert.match(err.message, /looks like a secret/);
+          assert.ok(!err.message.toLowerCase().includes(body(20).toLowerCase()), 'the message does not repeat the secret');
+          return true;
+        }, name);
+      }
+      assert.equal(safe(name), '', `safe() drops ${name}`);
+    }
+  });
+
+  it('leaves ordinary names alone', () => {
+    for (const name of ['sk-learn-compat-shims-for-tests', 'risk-assessment-for-the-payment-module-v2', 'test_password_reset_flow', 'token-service', 'kestrel/feature-auth-token', 'claude-code', 'hf-transformers', 'npm-audit']) {
+      assert.ok(safeScope(name).length > 0, name);
+      assert.ok(safeName(name, 'agent').length > 0, name);
+    }
   });
 });
 

@@ -60,6 +60,19 @@ describe('projectNameOf', () => {
     assert.strictEqual(scopeOf(dir, home), 'Kestrel One');
   });
 
+  it('gives names in NFC whether the folder, marker or worktree spelled them composed or decomposed (macOS writes NFD)', () => {
+    const nfd = 'cafe\u0301';
+    const nfc = 'caf\u00e9';
+    assert.deepStrictEqual(projectNameOf(folder(tempDir(), nfd), home), { project: nfc, worktree: '' });
+    const marked = tempDir();
+    fs.writeFileSync(path.join(marked, '.baton-project'), `${nfd}\n`);
+    assert.strictEqual(projectNameOf(marked, home)?.project, nfc);
+    const repo = makeRepo(path.join(tempDir(), nfd));
+    const wt = path.join(path.dirname(repo), `wt-${nfd}`);
+    git(repo, 'worktree', 'add', '-q', '-b', 'nfd', wt);
+    assert.deepStrictEqual(projectNameOf(wt, home), { project: nfc, worktree: `wt-${nfc}` });
+  });
+
   it('takes the first line of a .baton-project that is neither blank nor a comment, from an ancestor', () => {
     const root = tempDir();
     fs.writeFileSync(path.join(root, '.baton-project'), '# the project this folder belongs to\n\n   \n#another\n  Kestrel  \nignored\n');
