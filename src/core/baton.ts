@@ -10,6 +10,7 @@ import { newestFirst } from './order';
 import type { ClockPort, DeadEnd, IndexPort, NoteLine, PendingPort, VaultPort } from './ports';
 import { maskFields, maskSecrets } from './secrets';
 import { abandonedAcross, continuityOf } from './continuity';
+import { checkTime } from './time';
 import { autoClosedState, foldIntoState, isAbandoned, openSessions, sessionsToFold, toAbandoned, type OpenSession } from './sessions';
 
 export interface CommitRequest {
@@ -106,7 +107,7 @@ export class Baton {
     const agent = safeName(agentIn, 'agent');
     const masked = maskSecrets(oneLine(textIn));
     if (!masked.text) throw usage('The note is empty: give the text to record, e.g. baton note "tried X, it fails because Y".');
-    const line: NoteLine = { text: masked.text, agent, ts: at ?? this.deps.clock.now() };
+    const line: NoteLine = { text: masked.text, agent, ts: checkTime(at ?? this.deps.clock.now()) };
     const { vault } = this.deps;
     try {
       await this.writing(() => vault.withScopeLock(scope, () => vault.appendNote(scope, line)));
@@ -136,7 +137,8 @@ export class Baton {
     const git = maskFields(req.git ?? emptyGit());
     const extraMasked = maskFields({ ...(req.extra ?? {}) });
     const redactions = masked.count + git.count + extraMasked.count;
-    const now = req.at ?? this.deps.clock.now();
+    // A time no file name can hold is refused before anything is written.
+    const now = checkTime(req.at ?? this.deps.clock.now());
     const { vault } = this.deps;
 
     return this.writing(() => vault.withScopeLock(scope, async () => {
@@ -207,7 +209,8 @@ export class Baton {
     const agent = safeName(agentIn, 'agent');
     const masked = maskSecrets(textIn.trim());
     if (!masked.text) throw usage('The plan is empty: pipe the plan text on stdin, e.g. baton plan < plan.md.');
-    const plan = await this.writing(() => this.deps.vault.createPlan(scope, { project: scope, agent, ts: at ?? this.deps.clock.now(), text: masked.text }));
+    const ts = checkTime(at ?? this.deps.clock.now());
+    const plan = await this.writing(() => this.deps.vault.createPlan(scope, { project: scope, agent, ts, text: masked.text }));
     return { plan, redactions: masked.count };
   }
 

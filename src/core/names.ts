@@ -2,6 +2,7 @@
 // (shared with the Go tool Logos), so the same project name lands in the same
 // folder whichever tool wrote it, and no name can ever point outside the vault.
 import { refused } from './errors';
+import { isSecretName } from './secrets';
 
 const MAX_BYTES = 255;
 
@@ -31,6 +32,17 @@ const neededMessage = (what: string): string =>
 
 const trimDashes = (s: string): string => s.replace(/^-+|-+$/g, '');
 
+/** A name as a message shows it: trimmed, and long ones cut (a 4 KB name would bury the message). */
+const shown = (name: string): string => {
+  const t = name.trim();
+  return t.length > 60 ? `${t.slice(0, 40)}…` : t;
+};
+
+// The message never repeats the name: it is the secret.
+const secretMessage = (what: string): string =>
+  `The ${what} name looks like a secret (a token, key or password). Names become folder and file names, ` +
+  'titles and frontmatter in the vault, so it was not written: use a plain name.';
+
 /**
  * A name as a path segment: lowercase, letters and digits of any script (with
  * their combining marks, so Devanagari or Thai names keep their vowel signs),
@@ -41,10 +53,16 @@ const trimDashes = (s: string): string => s.replace(/^-+|-+$/g, '');
  *
  * Other characters are dropped *before* runs are collapsed, so `"a - ! - b"`
  * is `"a-b"`, not `"a--b"`.
+ *
+ * Names are compared in Unicode NFC: `café` typed composed (U+00E9) or
+ * decomposed (`e` + U+0301, as macOS file names are) is one project. A name
+ * that is or holds a secret (`isSecretName`) gives "" too: it must never
+ * become a file name; `safeName` and `safeScope` refuse it with a message.
  */
 export function safe(name: string): string {
+  if (isSecretName(name)) return '';
   let out = '';
-  for (const ch of name.toLowerCase().trim()) {
+  for (const ch of name.normalize('NFC').toLowerCase().normalize('NFC').trim()) {
     if (KEEP.test(ch)) out += ch;
     else if (SEPARATOR.test(ch)) {
       if (!out.endsWith('-')) out += '-';
@@ -60,10 +78,11 @@ export function safe(name: string): string {
  */
 export function safeName(name: string, what: string): string {
   if (!name || !name.trim()) throw refused(neededMessage(what));
+  if (isSecretName(name)) throw refused(secretMessage(what));
   const s = safe(name);
   if (!s) {
     throw refused(
-      `The ${what} name "${name.trim()}" has no letters or digits to make a filename from: use a name with at least one letter or digit.`,
+      `The ${what} name "${shown(name)}" has no letters or digits to make a filename from: use a name with at least one letter or digit.`,
     );
   }
   return s;
@@ -71,20 +90,27 @@ export function safeName(name: string, what: string): string {
 
 /**
  * A scope, `project` or `project/worktree`: each part through `safe`, empty
- * parts dropped, at most two kept. `..`, `.`, a leading `/` and backslashes
- * (treated as separators too, for Windows paths) can never survive, so nothing
- * is written outside the vault.
+ * parts dropped. `..`, `.`, a leading `/` and backslashes (treated as
+ * separators too, for Windows paths) can never survive, so nothing is written
+ * outside the vault. More than two parts left (`a/b/c`, `C:\Users\me`) is
+ * refused, not cut: cutting silently merged `a/b/c` into `a/b`.
  */
 export function safeScope(scope: string): string {
   if (!scope || !scope.trim()) throw refused(neededMessage('project'));
+  if (isSecretName(scope)) throw refused(secretMessage('project'));
   const parts = scope
     .split(/[/\\]/)
     .map(safe)
-    .filter((p) => p !== '')
-    .slice(0, 2);
+    .filter((p) => p !== '');
+  if (parts.length > 2) {
+    throw refused(
+      `The scope "${shown(scope)}" has ${parts.length} parts: a scope has at most two parts, a project or project/worktree ` +
+        '(one "/" at most). Give the project, or the project and one worktree.',
+    );
+  }
   if (parts.length === 0) {
     throw refused(
-      `The project "${scope.trim()}" has no letters or digits to make a filename from: use a name with at least one letter or digit.`,
+      `The project "${shown(scope)}" has no letters or digits to make a filename from: use a name with at least one letter or digit.`,
     );
   }
   // A worktree named "plans" would land in the project's plans folder, where

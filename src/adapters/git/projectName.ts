@@ -25,7 +25,7 @@ export interface ProjectOfFolder {
  * 2. else the folder name of the repository's main worktree, so every linked
  *    worktree of one repository is one project with its own worktree name;
  * 3. else the folder's own name.
- * Refuses (null) the home folder and `/`, which would otherwise gather every
+ * Names are given in Unicode NFC. Refuses (null) the home folder and `/`, which would otherwise gather every
  * stray session of a machine into one project. A repository whose main
  * worktree is home or `/` (a dotfiles repository) names nothing either, for
  * the same reason: its folders fall back to their own names. Never throws and
@@ -40,10 +40,14 @@ export function projectNameOf(dir: string, home: string = os.homedir()): Project
   const repo = findRepository(start);
   const repoUsable = repo !== null && !isHomeOrRoot(repo.mainTop, home);
   const worktree = repoUsable ? repo.worktree : '';
-  if (marker) return { project: marker, worktree };
-  if (repoUsable) return { project: repo.project, worktree };
-  return { project: path.basename(start), worktree: '' };
+  if (marker) return nfc(marker, worktree);
+  if (repoUsable) return nfc(repo.project, worktree);
+  return nfc(path.basename(start), '');
 }
+
+// One spelling per name: macOS gives folder names decomposed (NFD), a person
+// types them composed (NFC); both must name one project.
+const nfc = (project: string, worktree: string): ProjectOfFolder => ({ project: project.normalize('NFC'), worktree: worktree.normalize('NFC') });
 
 /**
  * The scope of `dir` as a raw `project` or `project/worktree` string, or null
