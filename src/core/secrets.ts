@@ -93,8 +93,8 @@ const TOKENS: TokenShape[] = [
   { keywords: ['glpat-', 'glptt-', 'gldt-', 'glrt-', 'glcbt-', 'glsoat-', 'glft-'], body: 'gl(?:pat|ptt|dt|rt|cbt|soat|ft)-[A-Za-z0-9_.-]{20,}' },
   // gitleaks huggingface-access-token, huggingface-organization-api-token; secretlint huggingface
   { keywords: ['hf_', 'api_org_'], body: '(?:hf|api_org)_[A-Za-z0-9]{34,}' },
-  // secretlint docker (dckr_pat_); gitleaks has none
-  { keywords: ['dckr_'], body: 'dckr_(?:pat|oat)_[A-Za-z0-9_-]{27,}' },
+  // secretlint docker (dckr_pat_ and 27; 20+ here, the prefix is distinctive); gitleaks has none
+  { keywords: ['dckr_'], body: 'dckr_(?:pat|oat)_[A-Za-z0-9_-]{20,}' },
   // gitleaks stripe-access-token; secretlint stripe
   { keywords: ['sk_', 'rk_'], body: '(?:sk|rk)_(?:live|test|prod)_[A-Za-z0-9]{10,}' },
   // SonarSource sonar-text S6718 (Stripe webhook signing secret): gitleaks has none

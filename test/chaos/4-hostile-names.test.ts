@@ -14,9 +14,11 @@ import * as path from 'path';
 import { projectNameOf } from '../../src/adapters/git/projectName';
 import { openBaton } from '../../src/adapters/openBaton';
 import { BatonError } from '../../src/core/errors';
+import { execFileSync } from 'child_process';
 import { ensureBuilt, log, parseJson, pool, removeTree, run, tempRoot, walk, type RunResult } from './support';
 
-const DOCUMENTED = /has no letters or digits to make a filename from|a project is needed/i;
+// A scope deeper than project/worktree ("a/b/c/d", "C:\\Windows\\System32") is refused, not cut.
+const DOCUMENTED = /has no letters or digits to make a filename from|a project is needed|a scope has at most two parts/i;
 /** A path segment Baton may create under sessions/: letters, digits, marks and dashes, at most 255 bytes. */
 const SAFE_SEGMENT = /^[\p{L}\p{N}\p{M}][\p{L}\p{N}\p{M}-]*$/u;
 const NAME_MAX = 255;
@@ -220,5 +222,105 @@ describe('chaos 4: hostile project, worktree, agent and session names', function
     for (const e of walk(path.join(vault, 'sessions'))) {
       for (const seg of e.rel.split(path.sep)) assert.ok(!seg.includes('\0') && seg !== '..', `unsafe name ${show(e.rel)}`);
     }
+  });
+  it('refuses a time no file name can hold (year 10000, 1e20 seconds, before 1970) with a message, and writes nothing', async () => {
+    const LAST = '9999-12-31T23:59:59Z';
+    const bad = ['253402300800', '10000-01-01T00:00:00Z', '100000000000000000000', '9'.repeat(400), '1969-12-31T23:59:59Z', '0000-01-01'];
+    const problems: string[] = [];
+    for (const at of bad) {
+      for (const args of [
+        ['note', '--project=kestrel', '--agent=claude', `--at=${at}`, 'a note'],
+        ['checkpoint', '--project=kestrel', '--agent=claude', `--at=${at}`, '--task', 'a task'],
+        ['handoff', '--project=kestrel', '--agent=claude', '--to', 'cursor', `--at=${at}`, '--task', 'a task'],
+        ['plan', '--project=kestrel', '--agent=claude', `--at=${at}`],
+      ]) {
+        const r = await run(args, { vault, cwd: work, input: 'a plan' });
+        const said = r.stderr.trim();
+        if (r.acked) problems.push(`${args[0]} --at=${at.slice(0, 30)} was acknowledged`);
+        else if (/RangeError|\n\s+at /.test(said) || !/outside the times a vault file name can hold|is not a time/.test(said)) {
+          problems.push(`${args[0]} --at=${at.slice(0, 30)}: exit ${r.code} ${said.slice(0, 200)}`);
+        }
+      }
+    }
+    const written = walk(vault).filter((e) => !e.dir && e.rel.startsWith('sessions'));
+    problems.push(...written.map((e) => `written: ${e.rel}`));
+    // Through the core too, where no parser stands in front (MCP, hooks and the extension call it).
+    const core = openBaton(vault);
+    for (const ts of [253402300800, 1e20, -1, Number.NaN, Number.POSITIVE_INFINITY]) {
+      for (const [what, act] of [
+        ['note', () => core.note('kestrel', 'claude', 'x', ts)],
+        ['commit', () => core.commit({ scope: 'kestrel', agent: 'claude', fields: { task: 'x' }, at: ts })],
+        ['plan', () => core.savePlan('kestrel', 'claude', 'x', ts)],
+      ] as [string, () => Promise<unknown>][]) {
+        try {
+          await act();
+          problems.push(`core ${what} at ${ts} was accepted`);
+        } catch (err) {
+          if (!(err instanceof BatonError) || !/outside the times/.test(err.message)) problems.push(`core ${what} at ${ts}: ${String(err)}`);
+        }
+      }
+    }
+    // The last second a name can hold works and reads back.
+    const last = await run(['checkpoint', '--project=kestrel', '--agent=claude', `--at=${LAST}`, '--task', 'the last second', '--json'], { vault, cwd: work });
+    assert.ok(last.acked, last.stderr);
+    const history = await core.history('kestrel');
+    if (!history.some((c) => c.task === 'the last second' && c.session.startsWith('99991231-235959'))) problems.push('the checkpoint at 9999-12-31T23:59:59Z does not read back');
+    assert.deepEqual(problems, []);
+  });
+
+  it('one project whatever the spelling: café composed or decomposed, from a flag, a folder or a marker; a scope too deep is refused', async () => {
+    const nfc = 'caf\u00e9';
+    const nfd = 'cafe\u0301';
+    const problems: string[] = [];
+    const ok = async (args: string[], cwd = work): Promise<void> => {
+      const r = await run(args, { vault, cwd });
+      if (!r.acked) problems.push(`${args.join(' ')}: exit ${r.code} ${r.stderr.trim().slice(0, 200)}`);
+    };
+    await ok(['note', `--project=${nfc}`, '--agent=noter', 'composed flag']);
+    await ok(['note', `--project=${nfd}`, '--agent=noter', 'decomposed flag']);
+    await ok(['note', `--project=${nfd.toUpperCase()}`, `--agent=${nfd}`, 'decomposed agent']);
+    const folder = path.join(work, nfd);
+    fs.mkdirSync(folder);
+    await ok(['note', '--agent=noter', 'decomposed folder'], folder);
+    const marked = path.join(work, 'marked');
+    fs.mkdirSync(marked);
+    fs.writeFileSync(path.join(marked, '.baton-project'), `${nfd}\n`);
+    await ok(['note', '--agent=noter', 'decomposed marker'], marked);
+    // A git worktree of a decomposed repository: project and worktree in NFC.
+    const repo = path.join(work, `repo-${nfd}`);
+    fs.mkdirSync(repo);
+    const git = (cwd: string, ...args: string[]): string => execFileSync('git', args, { cwd, encoding: 'utf8', env: { ...process.env, GIT_AUTHOR_NAME: 'c', GIT_AUTHOR_EMAIL: 'c@x', GIT_COMMITTER_NAME: 'c', GIT_COMMITTER_EMAIL: 'c@x' } });
+    git(repo, 'init', '-q', '-b', 'main');
+    fs.writeFileSync(path.join(repo, 'a'), 'a');
+    git(repo, 'add', '.');
+    git(repo, 'commit', '-q', '-m', 'a');
+    const wt = path.join(work, `wt-${nfd}`);
+    git(repo, 'worktree', 'add', '-q', '-b', 'x', wt);
+    await ok(['note', '--agent=noter', 'decomposed worktree'], wt);
+
+    const scopes = fs.readdirSync(path.join(vault, 'sessions'));
+    if (scopes.length !== 2 || !scopes.includes(nfc) || !scopes.includes(`repo-${nfc}`)) problems.push(`scope folders: ${JSON.stringify(scopes)}`);
+    if (fs.existsSync(path.join(vault, 'sessions', `repo-${nfc}`)) && !fs.readdirSync(path.join(vault, 'sessions', `repo-${nfc}`)).includes(`wt-${nfc}`)) problems.push('the worktree folder is not NFC');
+    for (const e of walk(vault)) if (e.rel !== e.rel.normalize('NFC')) problems.push(`a name not in NFC: ${JSON.stringify(e.rel)}`);
+    const sessions = parseJson<{ uncommitted: { text: string; agent: string }[] }>(await run(['sessions', nfd, '--json'], { vault, cwd: work }), 'sessions');
+    const texts = sessions.uncommitted.map((n) => n.text).sort();
+    const want = ['composed flag', 'decomposed agent', 'decomposed flag', 'decomposed folder', 'decomposed marker'];
+    if (JSON.stringify(texts) !== JSON.stringify(want)) problems.push(`notes of café: ${JSON.stringify(texts)}`);
+    if (!sessions.uncommitted.some((n) => n.agent === nfc)) problems.push('the decomposed agent is not the composed one');
+
+    // Deeper than project/worktree: refused with the reason, nothing written, even through a marker.
+    const before = walk(vault).map((e) => e.rel).sort();
+    for (const deep of ['a/b/c', 'a/b/c/d', 'kestrel/wt/extra', 'C:\\Users\\me']) {
+      const r = await run(['note', `--project=${deep}`, '--agent=noter', 'deep'], { vault, cwd: work });
+      if (r.code !== 1 || !/a scope has at most two parts/.test(r.stderr)) problems.push(`--project=${deep}: exit ${r.code} ${r.stderr.trim().slice(0, 200)}`);
+    }
+    const deepMarker = path.join(work, 'deep-marker');
+    fs.mkdirSync(deepMarker);
+    fs.writeFileSync(path.join(deepMarker, '.baton-project'), 'org/team/kestrel\n');
+    const r = await run(['note', '--agent=noter', 'deep marker'], { vault, cwd: deepMarker });
+    if (r.code !== 1 || !/a scope has at most two parts/.test(r.stderr)) problems.push(`deep marker: exit ${r.code} ${r.stderr.trim().slice(0, 200)}`);
+    const after = walk(vault).map((e) => e.rel).sort();
+    if (JSON.stringify(after.filter((f) => !f.startsWith('.baton'))) !== JSON.stringify(before.filter((f) => !f.startsWith('.baton')))) problems.push('a deep scope wrote something');
+    assert.deepEqual(problems, []);
   });
 });

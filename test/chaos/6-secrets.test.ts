@@ -10,7 +10,7 @@ import { strict as assert } from 'assert';
 import { execFileSync, spawn } from 'child_process';
 import * as fs from 'fs';
 import * as path from 'path';
-import { CLI, ensureBuilt, log, removeTree, run, tempRoot, walk } from './support';
+import { CLI, ensureBuilt, log, pool, removeTree, run, tempRoot, walk, type RunResult } from './support';
 
 // The distinctive part of each secret is what is searched for (case-insensitively,
 // and with `_`/`-` ignored, since names pass through `safe`).
@@ -41,6 +41,26 @@ export const SECRETS: Secret[] = [
   S('bearer header', 'Authorization: Bearer tUjAwyuh1vauWv1zh87mTa5Vsqxe.zy3Lex7B', 'tUjAwyuh1vauWv1zh87m'),
   S('password in a URL', 'postgres://app:7UACNWiP3sFd67Ji@db.internal:5432/app', '7UACNWiP3sFd67Ji'),
   S('exported token', 'export GITHUB_TOKEN=xqZKm4bV3AyAVHnyrvWdFrK9xiRGHOY32nfr', 'xqZKm4bV3AyAVHnyrvWd'),
+  // Issue 12, item 9: shapes that used to leak. Vendor prefixes are split so
+  // this file is never itself taken for a leak by a scanner.
+  S('glued env password', 'PGPASSWORD=Lq4vT9xWm2RzK7bN psql -h db', 'Lq4vT9xWm2RzK7bN'),
+  S('.npmrc auth token', '//registry.npmjs.org/:_authToken=Hc8Pq2Lw5Vx9Kz3Mn7Tb', 'Hc8Pq2Lw5Vx9Kz3Mn7Tb'),
+  S('redis URL password', 'redis://:Ud7Ke2Wq9Zm4Xp6Rt@cache:6379/0', 'Ud7Ke2Wq9Zm4Xp6Rt'),
+  S('mongodb URL password', 'mongodb+srv://app:Gf3Ny8Pb5Jc2Vh7Lq@cluster0.mongodb.net/db', 'Gf3Ny8Pb5Jc2Vh7Lq'),
+  S('--password flag', 'mysqladmin --password Wz6Tr3Ky8Pn1Bd5Fm status', 'Wz6Tr3Ky8Pn1Bd5Fm'),
+  S('mysql -p glued', 'mysql -u root -pQm9Xc4Hv7Ls2Jd6Ra app', 'Qm9Xc4Hv7Ls2Jd6Ra'),
+  S('curl -u user:pass', 'curl -u deploy:Nb5Yk8Wf2Tq7Mz3Gc https://x', 'Nb5Yk8Wf2Tq7Mz3Gc'),
+  S('sshpass -p', 'sshpass -p Rv2Hm6Xd9Kp4Ws8Lt ssh deploy@h', 'Rv2Hm6Xd9Kp4Ws8Lt'),
+  S('Slack app token', 'xapp' + '-1-A0B1C2D3E4F-4012345678901-9f8e7d6c5b4a39281706f5e4d3c2b1a0', '9f8e7d6c5b4a39281706'),
+  S('Slack webhook URL', 'https://hooks.slack.com/services/' + 'T0AB12CD34/B0EF56GH78/Zt7Qw3Er9Ty5Ui1Op8As4Df2', 'Zt7Qw3Er9Ty5Ui1Op8As'),
+  S('Google OAuth token', 'ya29' + '.a0Kp7Vb3Nx9Qm2Wz5Lr8Td4Hc6Jf1Yg', 'Kp7Vb3Nx9Qm2Wz5Lr8Td'),
+  S('GitLab token', 'glpat' + '-Jx4Mv8Qb2Wn6Tz9Kp3Ld', 'Jx4Mv8Qb2Wn6Tz9Kp3Ld'),
+  S('Hugging Face token', 'hf' + '_QvXmTrPzWkLbNcYdJsHgFeRaUiOyBnMqZx', 'QvXmTrPzWkLbNcYdJsHg'),
+  S('Docker PAT', 'dckr' + '_pat_Yb3Kw7Pm1Xq5Tn9Vz2Lc8Hd4Rf', 'Yb3Kw7Pm1Xq5Tn9Vz2Lc'),
+  S('Stripe live key', 'sk' + '_live_51Hq8Zt3Wm6Kp2Xv9Nb4Lc7Jd', '51Hq8Zt3Wm6Kp2Xv9Nb4'),
+  S('Stripe webhook secret', 'whsec' + '_Pq6Tz2Wm8Kx4Nv9Lb3Hc7Jd1Yf5Rg0Sa', 'Pq6Tz2Wm8Kx4Nv9Lb3Hc'),
+  S('Azure AccountKey', 'DefaultEndpointsProtocol=https;AccountName=kestrel;AccountKey=Xk9Wm3Pq7Tz2Lv6Nb8Hc4Jd1Yf5Rg0Sa2Xk9Wm3Pq7Tz2Lv6Nb8Hc4Jd1Yf5Rg0Sa2Xk9Wm3Pq7Tz2Lv6Nb8Hc4Jd1Y==;EndpointSuffix=core.windows.net', 'Xk9Wm3Pq7Tz2Lv6Nb8Hc'),
+  S('Discord webhook URL', 'https://discord.com/api/webhooks/' + '1234567890123456789/Mv3Kq8Xz2Wp6Tn9Lb4Hc7Jd1Yf5Rg0SaMv3Kq8Xz2Wp6Tn9Lb4Hc7Jd1Yf5Rg0SaMv3Kq8', 'Mv3Kq8Xz2Wp6Tn9Lb4Hc'),
 ];
 
 // What is not a secret must come through verbatim.
@@ -103,6 +123,27 @@ async function mcpSession(vault: string, cwd: string, calls: { name: string; arg
   child.stdin.end();
   await new Promise((r) => child.on('close', r));
   return out;
+}
+
+/**
+ * Every secret found anywhere under the vault: in any byte of any file (read
+ * as UTF-8 and as Latin-1, so no encoding hides one) and in the name of any
+ * file or folder, `.baton/` included.
+ */
+function leaksIn(vault: string, secrets: Secret[] = SECRETS): string[] {
+  const leaks: string[] = [];
+  for (const e of walk(vault)) {
+    for (const s of secrets) if (squash(e.rel).includes(squash(s.core))) leaks.push(`${s.what} in the name ${e.rel}`);
+    if (e.dir) continue;
+    const bytes = fs.readFileSync(path.join(vault, e.rel));
+    const text = squash(bytes.toString('latin1')) + '\n' + squash(bytes.toString('utf8'));
+    for (const s of secrets) {
+      if (!text.includes(squash(s.core))) continue;
+      const line = bytes.toString('utf8').split('\n').find((l) => squash(l).includes(squash(s.core))) ?? '(binary)';
+      leaks.push(`${s.what} in ${e.rel}: ${line.slice(0, 120)}`);
+    }
+  }
+  return [...new Set(leaks)];
 }
 
 describe('chaos 6: secrets never reach a vault file', function () {
@@ -190,17 +231,7 @@ describe('chaos 6: secrets never reach a vault file', function () {
     const files = walk(vault).filter((e) => !e.dir).map((e) => e.rel);
     assert.ok(files.some((f) => f.startsWith(path.join('sessions', 'kestrel', 'plans'))), 'plans were written');
     assert.ok(files.filter((f) => /[0-9]{8}-.*\.md$/.test(f)).length >= 5, 'checkpoints were written (CLI, stdin, hand-off, MCP, pre-compact)');
-    const leaks: string[] = [];
-    for (const rel of files) {
-      const bytes = fs.readFileSync(path.join(vault, rel));
-      const text = squash(bytes.toString('latin1')) + '\n' + squash(bytes.toString('utf8'));
-      for (const s of SECRETS) if (squash(rel).includes(squash(s.core))) leaks.push(`${s.what} in the file name ${rel}`);
-      for (const s of SECRETS) {
-        if (!text.includes(squash(s.core))) continue;
-        const line = bytes.toString('utf8').split('\n').find((l) => squash(l).includes(squash(s.core))) ?? '(binary)';
-        leaks.push(`${s.what} in ${rel}: ${line.slice(0, 120)}`);
-      }
-    }
+    const leaks = leaksIn(vault);
 
     // ---- what is not a secret is kept verbatim
     const cpFiles = files.filter((f) => /[0-9]{8}-[0-9]{6}-claude\.md$/.test(f)).map((f) => fs.readFileSync(path.join(vault, f), 'utf8'));
@@ -208,10 +239,83 @@ describe('chaos 6: secrets never reach a vault file', function () {
     const everything = [...cpFiles, notes].join('\n');
     const masked = ORDINARY.filter((o) => !everything.includes(o));
     assert.deepEqual(
-      { leaks: [...new Set(leaks)], ordinaryMasked: masked },
+      { leaks, ordinaryMasked: masked },
       { leaks: [], ordinaryMasked: [] },
       'no secret reached any vault file, and test names, module paths and hashes were not masked',
     );
     log(`${SECRETS.length} secrets × every entry point, ${files.length} files searched, ${((Date.now() - started) / 1000).toFixed(1)}s`);
+  });
+  it('refuses every secret as a name: project, worktree, agent, hand-off, plan agent, folder, marker, env, MCP and hooks', async () => {
+    const started = Date.now();
+    const all = SECRETS.filter((s) => !s.text.includes('\n'));
+    // CHAOS_NAMES shrinks a local run to that many secrets, spread over the corpus; CI tries them all.
+    const limit = Math.min(all.length, Number(process.env.CHAOS_NAMES ?? all.length));
+    const oneLine = all.filter((_, i) => limit >= all.length || Math.floor((i * limit) / all.length) !== Math.floor(((i - 1) * limit) / all.length));
+    // Ordinary work first, so the vault has every kind of file the names could have reached.
+    const base = await run(['checkpoint', '--project=kestrel', '--agent=claude', '--task', 'baseline'], { vault, cwd: repo });
+    assert.equal(base.code, 0, base.stderr);
+    const SECRET_NAME = /looks like a secret/;
+    const problems: string[] = [];
+    const tasks: (() => Promise<void>)[] = [];
+    const expectRefused = (what: string, args: string[], opts: { cwd?: string; input?: string; env?: NodeJS.ProcessEnv } = {}): void => {
+      tasks.push(async () => {
+        const r: RunResult = await run(args, { vault, cwd: opts.cwd ?? repo, input: opts.input, env: opts.env });
+        if (r.code !== 1 || !SECRET_NAME.test(r.stderr)) problems.push(`${what}: exit ${r.code} ${r.stderr.trim().slice(0, 200)}`);
+      });
+    };
+    const hook = (what: string, cwd: string, env: NodeJS.ProcessEnv = {}): void => {
+      tasks.push(async () => {
+        for (const event of ['session-start', 'pre-compact']) {
+          const input = JSON.stringify({ session_id: 'sess-1', cwd, transcript_path: path.join(cwd, 'none.jsonl'), reason: 'logout' });
+          const r = await run(['hook', 'claude-code', event], { vault, cwd, input, env });
+          if (r.code !== 0) problems.push(`${what} hook ${event}: a hook must exit 0, got ${r.code}`);
+        }
+      });
+    };
+    oneLine.forEach((s, i) => {
+      const w = `${s.what}`;
+      expectRefused(`${w} as project`, ['note', `--project=${s.text}`, '--agent=claude', `note ${i}`]);
+      expectRefused(`${w} as worktree`, ['note', `--project=kestrel/${s.text}`, '--agent=claude', `note ${i}`]);
+      expectRefused(`${w} glued in a project`, ['note', `--project=feature-${s.text}`, '--agent=claude', `note ${i}`]);
+      expectRefused(`${w} as agent`, ['note', '--project=kestrel', `--agent=${s.text}`, `note ${i}`]);
+      expectRefused(`${w} as BATON_AGENT`, ['note', '--project=kestrel', `note ${i}`], { env: { BATON_AGENT: s.text } });
+      expectRefused(`${w} as BATON_PROJECT`, ['note', '--agent=claude', `note ${i}`], { env: { BATON_PROJECT: s.text } });
+      expectRefused(`${w} as checkpoint agent`, ['checkpoint', '--project=kestrel', `--agent=${s.text}`, '--task', `t ${i}`]);
+      expectRefused(`${w} as hand-off target`, ['handoff', '--project=kestrel', '--agent=claude', '--to', s.text, '--task', `t ${i}`]);
+      expectRefused(`${w} as --handoff`, ['checkpoint', '--project=kestrel', '--agent=claude', `--handoff=${s.text}`, '--task', `t ${i}`]);
+      expectRefused(`${w} as plan agent`, ['plan', '--project=kestrel', `--agent=${s.text}`], { input: `plan ${i}` });
+      // A folder named by the secret (where a file name can be one), and a marker naming it.
+      if (!s.text.includes('/') && Buffer.byteLength(s.text) < 200) {
+        const dir = path.join(root, `f${i}`, s.text);
+        fs.mkdirSync(dir, { recursive: true });
+        expectRefused(`${w} as a folder name`, ['note', '--agent=claude', `note ${i}`], { cwd: dir });
+        hook(`${w} as a folder name`, dir);
+      }
+      const marked = path.join(root, `m${i}`);
+      fs.mkdirSync(marked);
+      fs.writeFileSync(path.join(marked, '.baton-project'), `# marker\n${s.text}\n`);
+      expectRefused(`${w} in .baton-project`, ['note', '--agent=claude', `note ${i}`], { cwd: marked });
+      hook(`${w} in .baton-project`, marked);
+      hook(`${w} as BATON_PROJECT`, repo, { BATON_PROJECT: s.text });
+    });
+    await pool(6, tasks);
+
+    // MCP: a secret as the project or agent argument is refused as a tool error, not written.
+    const calls = oneLine.flatMap((s) => [
+      { name: 'note_progress', arguments: { text: 'mcp note', agent: s.text } },
+      { name: 'note_progress', arguments: { text: 'mcp note', project: s.text } },
+      { name: 'checkpoint', arguments: { task: 'mcp task', agent: s.text } },
+      { name: 'handoff', arguments: { to: s.text, task: 'mcp hand-off' } },
+      { name: 'save_plan', arguments: { plan: 'mcp plan', agent: s.text } },
+    ]);
+    const replies = await mcpSession(vault, repo, calls);
+    replies.forEach((r, i) => {
+      const text = JSON.stringify(r);
+      if (!text.includes('"isError":true') || !SECRET_NAME.test(text)) problems.push(`MCP ${calls[i].name} ${JSON.stringify(calls[i].arguments).slice(0, 80)}: ${text.slice(0, 200)}`);
+    });
+
+    const leaks = leaksIn(vault);
+    assert.deepEqual({ leaks, problems: problems.slice(0, 30) }, { leaks: [], problems: [] }, `${problems.length} problem(s)`);
+    log(`${oneLine.length} secrets as names through ${tasks.length} CLI/hook runs and ${calls.length} MCP calls in ${((Date.now() - started) / 1000).toFixed(1)}s`);
   });
 });
