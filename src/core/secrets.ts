@@ -154,15 +154,20 @@ const ASSIGNMENT = new RegExp(
   'gi',
 );
 
+// Code pasted into a note (`const accessToken = getToken(req)`, `token = null`,
+// `password: process.env.DB_PASSWORD`) assigns no secret: a call, a keyword of
+// the language or a read of the environment.
+const CODE_VALUE = /^[A-Za-z_$][\w$.]*\(|^(?:await|new|null|nil|none|true|false|undefined|function|async|typeof|require|import|this|self)$|^(?:process\.env|os\.environ|env\.|this\.|self\.)/i;
+
 /**
  * Whether an assignment's value is worth masking. Values that are already
- * masked, variable references (`$TOKEN`, `${{ secrets.X }}`) and placeholders
- * are not secrets. After a colon (prose: "token: use JWT for sessions") a
+ * masked, variable references (`$TOKEN`, `${{ secrets.X }}`), placeholders
+ * and code (CODE_VALUE) are not secrets. After a colon (prose: "token: use JWT for sessions") a
  * lone word of letters followed by more words is prose, not a value.
  */
 function isSecretValue(value: string, sep: string, after: string): boolean {
   const bare = value.replace(/^["']|["']$/g, '');
-  if (!bare || isReference(bare)) return false;
+  if (!bare || isReference(bare) || CODE_VALUE.test(value)) return false;
   if (sep === ':' && /^[A-Za-z]+$/.test(value) && after === ' ') return false;
   return true;
 }
@@ -176,8 +181,8 @@ const maskAssignment: Masker = (text, hit) =>
   });
 
 // A value given on a command line: quoted, or a word that is not the next
-// option (`-…`) nor a variable (`$…`).
-const ARG = `("[^"\\n]*"|'[^'\\n]*'|[^\\s"'\\-$<%{][^\\s]*)`;
+// option (`-…`), a variable (`$…`), a line continuation (`\`) or shell syntax.
+const ARG = `("[^"\\n]*"|'[^'\\n]*'|[^\\s"'\\\\\\-$<>%{|&;()][^\\s]*)`;
 // What lies between a command's name and its option, bounded (a long line of
 // `curl curl curl` costs linear time) and within one command.
 const SAME_COMMAND = '[^\\n|;&]{0,300}?';

@@ -75,6 +75,8 @@ const SECRETS: [string, string, string][] = [
   ['Stripe live key', 'sk' + '_live_' + rnd(40), REDACTED],
   ['Stripe webhook secret', 'STRIPE_WEBHOOK=' + 'whsec' + '_' + rnd(32), `STRIPE_WEBHOOK=${REDACTED}`],
   ['Azure storage AccountKey', 'DefaultEndpointsProtocol=https;AccountName=kestrel;AccountKey=' + rnd(86, 'aB3dE5gH7jK9mN1pQ2sT4vW6yZ8+/') + '==;EndpointSuffix=core.windows.net', `DefaultEndpointsProtocol=https;AccountName=kestrel;AccountKey=${REDACTED};EndpointSuffix=core.windows.net`],
+  ['camelCase config key', '{ "dbPassword": "' + rnd(12) + '" }', `{ "dbPassword": "${REDACTED}" }`],
+  ['token in a badge URL', '[![codecov](https://codecov.io/gh/o/r/graph/badge.svg?token=' + rnd(10) + ')](https://codecov.io/gh/o/r)', `[![codecov](https://codecov.io/gh/o/r/graph/badge.svg?token=${REDACTED}`],
   ['Azure SharedAccessKey', 'Endpoint=sb://k.servicebus.windows.net/;SharedAccessKeyName=Root;SharedAccessKey=' + rnd(43) + '=', `Endpoint=sb://k.servicebus.windows.net/;SharedAccessKeyName=Root;SharedAccessKey=${REDACTED}`],
 ];
 
@@ -137,6 +139,12 @@ const NOT_SECRETS = [
   'pytest -p no:cacheprovider -k test_login',
   'ssh -p 2222 deploy@h',
   'pwd: /work/kestrel',
+  // Code pasted into a note assigns no secret; a line continuation is no value.
+  'const accessToken = getToken(req)',
+  'var matchToToken = require("js-tokens").matchToToken',
+  'token = null',
+  'password: process.env.DB_PASSWORD',
+  'code --without-connection-token \\',
 ];
 
 describe('maskSecrets', () => {
