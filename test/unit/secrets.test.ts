@@ -184,6 +184,12 @@ describe('maskSecrets', () => {
     maskSecrets('a-'.repeat(50_000));
     maskSecrets('-----BEGIN RSA PRIVATE KEY-----'.repeat(2_000));
     maskSecrets('x://'.repeat(20_000) + 'a.'.repeat(20_000));
+    maskSecrets('curl '.repeat(20_000) + '-u a:b');
+    maskSecrets('mysql sshpass docker login '.repeat(5_000) + '-p');
+    maskSecrets('--token '.repeat(20_000));
+    maskSecrets('x://u:' + 'p@'.repeat(50_000));
+    maskSecrets('PGPASSWORD'.repeat(10_000) + '=');
+    maskSecrets('xapp-ghp_hf_glpat-'.repeat(10_000));
     assert.ok(Date.now() - started < 2000, `${Date.now() - started} ms`);
   });
 });
