@@ -6,14 +6,13 @@ import { spawn } from 'child_process';
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
-import { Baton } from '../src/core/baton';
+import type { Baton } from '../src/core/baton';
 import type { Touch } from '../src/core/model';
 import { SqlIndex, INDEX_FILE } from '../src/adapters/index/sqlIndex';
 import { loadSqlJs } from '../src/adapters/index/sqlJs';
-import { openBaton, systemClock } from '../src/adapters/openBaton';
-import { SharedIndexLease } from '../src/adapters/sharedIndex';
+import type { SharedIndexLease } from '../src/adapters/sharedIndex';
 import { FsVault } from '../src/adapters/vault/fsVault';
-import { PendingNotes } from '../src/adapters/vault/pendingNotes';
+import { keptIndex, openBaton } from '../src/app/openBaton';
 import { extraCheckpoint, generateNotesVault, generateVault, GENERATOR_VERSION, META_FILE, projectsFor, rng, type VaultMeta } from './generate';
 import { referenceWhy } from './reference';
 import { runInVscode } from './vscode';
@@ -176,12 +175,11 @@ function backdate(p: string, secondsAgo: number): void {
 
 /** A baton as the extension builds it: one index kept open and lent out (src/vscode/vaultSession.ts). */
 function extensionBaton(root: string): { baton: Baton; lease: SharedIndexLease } {
-  const vault = new FsVault(root);
-  const lease = new SharedIndexLease({ open: () => SqlIndex.open(vault), saveAfterMs: 3_600_000 });
+  const lease = keptIndex(root, { saveAfterMs: 3_600_000 });
   // As VaultSession does once its watcher runs: nothing changes during the questions, so
   // they skip the refresh, except the full one the lease still makes every 30 s.
   lease.followChanges();
-  const baton = new Baton({ vault, clock: systemClock, pending: new PendingNotes(path.join(vault.dataDir, 'pending')), index: lease });
+  const baton = openBaton(root, { index: lease });
   return { baton, lease };
 }
 

@@ -1,6 +1,9 @@
-// The entry point. A hook call (`baton hook AGENT EVENT`) fires after every
-// tool an agent runs, so it takes a short path that never loads the commands,
-// the core's index or git; everything else goes through the full CLI.
+// The entry point of the `baton` process, and the one place that knows every
+// door it can open: the CLI, and through it the MCP server (`baton mcp`) and
+// the hooks (`baton hook`), handed to the CLI so no door imports another.
+// A hook call fires after every tool an agent runs, so it takes a short path
+// that never loads the commands, the core's index or git.
+import type { OtherDoors } from './cli/run';
 import { processIo } from './cli/processIo';
 import { hookArgs, runHook } from './hooks/hookMain';
 
@@ -8,13 +11,18 @@ const argv = process.argv.slice(2);
 const done = (code: number): void => {
   process.exitCode = code;
 };
+// Loaded on use: the MCP SDK and the hooks' modules cost nothing to other commands.
+const doors: OtherDoors = {
+  mcp: (call) => import('./mcp/mcpCommand').then((m) => m.serveStdio(call)),
+  hook: (call, args) => import('./hooks/hookCommand').then((m) => m.hook(call, args)),
+};
 const call = hookArgs(argv);
 if (call) {
   // A hook never fails the agent.
   runHook(call, processIo()).then(done, () => done(0));
 } else {
   import('./cli/run')
-    .then(({ run }) => run(argv, processIo()))
+    .then(({ run }) => run(argv, processIo(), doors))
     .then(done, (err) => {
       process.stderr.write(`baton: ${String(err)}\n`);
       done(1);

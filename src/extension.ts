@@ -58,7 +58,6 @@ export function activate(context: vscode.ExtensionContext): BatonApi {
   // Copilot's checkpoints record the same git state Commit Checkpoint does; in Restricted Mode git is not run.
   optional('Language-model tools', () =>
     registerLmTools(context, () => h.session.baton, () => h.project.current, {
-      changed: (scope) => h.session.changed([scope]),
       gitState: (scope) => workspaceGitState(h.project, scope),
     }),
   );

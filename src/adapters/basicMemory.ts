@@ -22,12 +22,6 @@ const MAX_BYTES = 1 << 20;
 type Json = Record<string, unknown>;
 const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
 
-/** `--basic-memory DIR`, else BATON_BASIC_MEMORY; undefined when neither is set. */
-export function basicMemoryDir(flag: string | undefined, env: NodeJS.ProcessEnv = process.env): string | undefined {
-  const dir = flag?.trim() || env.BATON_BASIC_MEMORY?.trim();
-  return dir ? path.resolve(dir) : undefined;
-}
-
 /** `- [category] content #tag (context)`, anywhere in the body, as basic-memory's own parser finds them. */
 const OBSERVATION = /^\s*[-*+]\s+\[([^\]\n]+)\]\s+(.+?)\s*$/;
 

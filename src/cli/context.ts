@@ -2,23 +2,14 @@
 // a place to write. Kept apart from the commands so tests can run them in
 // process with a fake terminal but the real vault.
 import * as path from 'path';
-import { BatonError, usage } from '../core/errors';
-import { safeScope } from '../core/names';
-import { openBaton } from '../adapters/openBaton';
-import { resolveVault } from '../adapters/vaultLocation';
-import { projectNameOf } from '../adapters/git/projectName';
+import { usage } from '../core/errors';
 import type { Baton } from '../core/baton';
 import { parseTime } from '../core/time';
 import { safeJson } from '../core/quoted';
-
-export interface Io {
-  cwd: string;
-  env: NodeJS.ProcessEnv;
-  out(text: string): void;
-  err(text: string): void;
-  /** Resolves to stdin's text when it is piped, "" when it is a terminal or empty. */
-  stdin(): Promise<string>;
-}
+import type { Io } from '../app/io';
+import { openBaton } from '../app/openBaton';
+import { resolveScope } from '../app/scope';
+import { resolveVault } from '../app/vaultLocation';
 
 export class Context {
   private baton?: Baton;
@@ -42,13 +33,11 @@ export class Context {
 
   /** --project or positional, else BATON_PROJECT, else the project of the current folder. */
   project(flag: string | undefined): string {
-    const given = flag?.trim() || this.io.env.BATON_PROJECT?.trim();
-    if (given) return safeScope(given);
-    const found = projectNameOf(this.io.cwd);
+    const found = resolveScope({ given: flag, env: this.io.env, folders: [this.io.cwd] });
     if (!found) {
       throw usage(`No project here (${this.io.cwd} is your home folder or the root). Give one with --project NAME or set BATON_PROJECT.`);
     }
-    return safeScope(found.worktree ? `${found.project}/${found.worktree}` : found.project);
+    return found.scope;
   }
 
   time(flag: string | undefined): number | undefined {
@@ -63,5 +52,3 @@ export class Context {
     return path.relative(this.io.cwd, p) || p;
   }
 }
-
-export { BatonError };

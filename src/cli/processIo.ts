@@ -1,4 +1,4 @@
-import type { Io } from './context';
+import type { Io } from '../app/io';
 
 /**
  * Reads piped stdin. A pipe that stays open without sending anything (some

@@ -1,13 +1,13 @@
 // Commands that read: resume, sessions (and --close), plans, continuity, why, index, project-name.
 import * as path from 'path';
-import { basicMemoryDir, basicMemoryTouches, mergeTouches, readBasicMemorySessions } from '../adapters/basicMemory';
-import { projectNameOf } from '../adapters/git/projectName';
-import { recordResume } from '../stats/resumeLog';
 import { usage } from '../core/errors';
 import { renderHandover, renderSessions, renderTouches } from '../core/handover';
 import { ident, quote } from '../core/quoted';
 import { checkpointJson } from '../core/publicJson';
 import { age } from '../core/time';
+import { resume as resumeScope } from '../app/resume';
+import { scopeOfFolder } from '../app/scope';
+import { basicMemoryDir, why as whyTouched } from '../app/why';
 import { parse, str } from './args';
 import type { Context } from './context';
 
@@ -20,8 +20,7 @@ function projectArg(ctx: Context, values: Record<string, unknown>, positionals: 
 
 export async function resume(ctx: Context, args: string[]): Promise<number> {
   const { values, positionals } = parse('resume', args, { json: { type: 'boolean' }, project: { type: 'string', short: 'p' } }, '[PROJECT] [--json]');
-  const view = await ctx.core().resume(projectArg(ctx, values, positionals));
-  recordResume(ctx.vault, { ts: now(), project: view.project, agent: ctx.agent(undefined), via: 'cli' });
+  const view = await resumeScope(ctx.core(), projectArg(ctx, values, positionals), { agent: ctx.agent(undefined), via: 'cli', now: now() });
   if (values.json) ctx.json({ ...view, latest: view.latest ? checkpointJson(view.latest) : null });
   else ctx.io.out(renderHandover(view, now()));
   return 0;
@@ -87,12 +86,11 @@ export async function why(ctx: Context, args: string[]): Promise<number> {
   const limitRaw = str(values.limit);
   const limit = limitRaw === undefined ? 20 : Number(limitRaw);
   if (!Number.isInteger(limit) || limit < 0) throw usage(`--limit must be a whole number, got "${limitRaw}".`);
-  const fromBaton = await ctx.core().why(positionals[0], limit);
-  // basic-memory session notes are read, never written, and marked with their origin.
   const bm = basicMemoryDir(str(values['basic-memory']), ctx.io.env);
-  const touches = bm ? mergeTouches(fromBaton, basicMemoryTouches(readBasicMemorySessions(bm), positionals[0]), limit) : fromBaton;
+  const touches = await whyTouched(ctx.core(), positionals[0], limit, bm);
   if (values.json) {
-    ctx.json(touches);
+    // The origin is said only once a second source is read: Baton's own answer keeps its contract shape.
+    ctx.json(bm ? touches : touches.map(({ origin: _origin, ...t }) => t));
     return 0;
   }
   ctx.io.out(renderTouches(positionals[0], touches, now()));
@@ -110,8 +108,8 @@ export async function index(ctx: Context, args: string[]): Promise<number> {
 export async function projectName(ctx: Context, args: string[]): Promise<number> {
   const { positionals } = parse('project-name', args, {}, '[DIR]');
   const dir = positionals[0] ?? ctx.io.cwd;
-  const found = projectNameOf(path.resolve(ctx.io.cwd, dir));
-  if (!found) throw usage(`${dir} has no project (it is the home folder or the root).`);
-  ctx.io.out(`${ctx.project(found.worktree ? `${found.project}/${found.worktree}` : found.project)}\n`);
+  const scope = scopeOfFolder(path.resolve(ctx.io.cwd, dir));
+  if (!scope) throw usage(`${dir} has no project (it is the home folder or the root).`);
+  ctx.io.out(`${scope}\n`);
   return 0;
 }

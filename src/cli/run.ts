@@ -2,13 +2,25 @@
 // Exit 0 on success, 1 when refused or failed, 2 on a usage error; every
 // error message says what was wrong and what to do.
 import { BatonError } from '../core/errors';
-import { Context, type Io } from './context';
+import type { Io } from '../app/io';
+import { VERSION } from '../app/version';
+import { basicMemoryDir } from '../app/why';
+import { parse, str } from './args';
+import { Context } from './context';
 import * as read from './readCommands';
 import * as write from './writeCommands';
 
-export const VERSION = '0.1.0';
-
 type Command = (ctx: Context, args: string[]) => Promise<number>;
+
+/**
+ * The other doors the `baton` process opens: `baton mcp` serves the MCP door
+ * and `baton hook` is the hooks' door. src/cli.ts hands them in, so the CLI
+ * parses their command lines without importing another door.
+ */
+export interface OtherDoors {
+  mcp(call: { vaultRoot: string; io: Io; basicMemoryDir?: string }): Promise<number>;
+  hook(call: { vault: string; io: Io }, args: string[]): Promise<number>;
+}
 
 const COMMANDS: Record<string, Command> = {
   note: write.note,
@@ -22,12 +34,25 @@ const COMMANDS: Record<string, Command> = {
   why: read.why,
   index: read.index,
   'project-name': read.projectName,
-  // Loaded on use: the MCP SDK and the hooks' modules cost nothing to other commands.
-  mcp: (ctx, args) => import('../mcp/mcpCommand').then((m) => m.mcp(ctx, args)),
-  hook: (ctx, args) => import('../hooks/hookCommand').then((m) => m.hook(ctx, args)),
-  hooks: (ctx, args) => import('../hooks/hooksCommand').then((m) => m.hooks(ctx, args)),
-  stats: (ctx, args) => import('../stats/statsCommand').then((m) => m.stats(ctx, args)),
+  // Loaded on use: the hook installer and the stats cost nothing to other commands.
+  hooks: (ctx, args) => import('./hooksCommand').then((m) => m.hooks(ctx, args)),
+  stats: (ctx, args) => import('./statsCommand').then((m) => m.stats(ctx, args)),
 };
+
+function doorCommands(doors: Partial<OtherDoors>): Record<string, Command> {
+  const open = <K extends keyof OtherDoors>(name: K): OtherDoors[K] => {
+    const door = doors[name];
+    if (!door) throw new BatonError('usage', `Unknown command "${name}". Run baton --help for the list.`);
+    return door;
+  };
+  return {
+    mcp: (ctx, args) => {
+      const { values } = parse('mcp', args, { 'basic-memory': { type: 'string' } }, '[--basic-memory DIR]');
+      return open('mcp')({ vaultRoot: ctx.vault, io: ctx.io, basicMemoryDir: basicMemoryDir(str(values['basic-memory']), ctx.io.env) });
+    },
+    hook: (ctx, args) => open('hook')({ vault: ctx.vault, io: ctx.io }, args),
+  };
+}
 
 export const HELP = `baton — agent session continuity
 
@@ -79,7 +104,7 @@ function globals(argv: string[]): { vault?: string; version: boolean; help: bool
   return { vault, version, help, rest: argv.slice(i) };
 }
 
-export async function run(argv: string[], io: Io, extra: Record<string, Command> = {}): Promise<number> {
+export async function run(argv: string[], io: Io, doors: Partial<OtherDoors> = {}): Promise<number> {
   try {
     const g = globals(argv);
     if (g.version) {
@@ -91,7 +116,7 @@ export async function run(argv: string[], io: Io, extra: Record<string, Command>
       io.out(HELP);
       return name || g.help ? 0 : 2;
     }
-    const command = COMMANDS[name] ?? extra[name];
+    const command = COMMANDS[name] ?? doorCommands(doors)[name];
     if (!command) throw new BatonError('usage', `Unknown command "${name}". Run baton --help for the list.`);
     // A --vault given after the command is honoured too: agents put flags anywhere.
     const at = args.findIndex((a) => a === '--vault' || a.startsWith('--vault='));

@@ -1,8 +1,8 @@
 // Commands that write to the vault: note, checkpoint, handoff, plan.
-import { readGitState } from '../adapters/git/gitState';
 import { parseBody } from '../core/checkpointBody';
 import { usage } from '../core/errors';
 import type { CheckpointFields } from '../core/model';
+import { gitStateOf } from '../app/commit';
 import { list, parse, str, type Options } from './args';
 import type { Context } from './context';
 
@@ -77,7 +77,7 @@ async function commitWith(ctx: Context, command: string, args: string[], to?: st
   if (positionals.length) throw usage(`Unexpected "${positionals[0]}": checkpoint text goes in flags (--task "…") or markdown on stdin.`);
   const handoffTo = to ?? str(values.to) ?? str(values.handoff);
   if (command === 'handoff' && !handoffTo?.trim()) throw usage('Who takes over? Usage: baton handoff --to WHO [checkpoint flags]');
-  const git = await readGitState(ctx.io.cwd);
+  const git = await gitStateOf(ctx.io.cwd);
   const r = await ctx.core().commit({
     scope: ctx.project(str(values.project)),
     agent: ctx.agent(str(values.agent)),

@@ -84,6 +84,8 @@ export interface BatonDeps {
   pending: PendingPort;
   /** Opened lazily: a note must not pay for loading the index. */
   index: IndexLease;
+  /** Told the scope after every write, failed halfway or not: the extension's caches listen here. */
+  onWrite?(scope: string): void;
 }
 
 // U+0085 (NEL) and the Unicode line separators end a line for some readers;
@@ -110,7 +112,7 @@ export class Baton {
     const line: NoteLine = { text: masked.text, agent, ts: checkTime(at ?? this.deps.clock.now()) };
     const { vault } = this.deps;
     try {
-      await this.writing(() => vault.withScopeLock(scope, () => vault.appendNote(scope, line)));
+      await this.writing(scope, () => vault.withScopeLock(scope, () => vault.appendNote(scope, line)));
     } catch (err) {
       if (!(err instanceof VaultWriteError)) throw err;
       // If this write fails too, the error reaches the caller: nothing was kept.
@@ -141,7 +143,7 @@ export class Baton {
     const now = checkTime(req.at ?? this.deps.clock.now());
     const { vault } = this.deps;
 
-    return this.writing(() => vault.withScopeLock(scope, async () => {
+    return this.writing(scope, () => vault.withScopeLock(scope, async () => {
       const sessions = openSessions(scope, await vault.notes(scope));
       const fold = sessionsToFold(sessions, agent, now);
       const foldedNotes = fold.flatMap((s) => s.notes).sort((a, b) => a.ts - b.ts);
@@ -174,6 +176,11 @@ export class Baton {
       const written = { ...cp, session: id, slug: `sessions/${scope}/${id}` };
       return { checkpoint: written, path, redactions, folded: foldedNotes.length };
     }));
+  }
+
+  /** Every scope that has a folder in the vault: `project` and `project/worktree`. */
+  scopes(): Promise<string[]> {
+    return this.deps.vault.scopes();
   }
 
   /** History of one scope, newest first, read from the vault (never the index); empty checkpoints skipped. */
@@ -210,7 +217,7 @@ export class Baton {
     const masked = maskSecrets(textIn.trim());
     if (!masked.text) throw usage('The plan is empty: pipe the plan text on stdin, e.g. baton plan < plan.md.');
     const ts = checkTime(at ?? this.deps.clock.now());
-    const plan = await this.writing(() => this.deps.vault.createPlan(scope, { project: scope, agent, ts, text: masked.text }));
+    const plan = await this.writing(scope, () => this.deps.vault.createPlan(scope, { project: scope, agent, ts, text: masked.text }));
     return { plan, redactions: masked.count };
   }
 
@@ -229,7 +236,7 @@ export class Baton {
     const scope = safeScope(scopeIn);
     const now = this.deps.clock.now();
     const { vault } = this.deps;
-    return this.writing(() => vault.withScopeLock(scope, async () => {
+    return this.writing(scope, () => vault.withScopeLock(scope, async () => {
       const sessions = openSessions(scope, await vault.notes(scope));
       const target = sessions.find((s) => s.id === id);
       if (!target) {
@@ -346,12 +353,13 @@ export class Baton {
     }
   }
 
-  /** Runs a vault write and tells the index lease, even when the write failed halfway. */
-  private async writing<T>(write: () => Promise<T>): Promise<T> {
+  /** Runs a vault write and tells the index lease and `onWrite`, even when the write failed halfway. */
+  private async writing<T>(scope: string, write: () => Promise<T>): Promise<T> {
     try {
       return await write();
     } finally {
       this.deps.index.wrote?.();
+      this.deps.onWrite?.(scope);
     }
   }
 

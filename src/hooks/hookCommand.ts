@@ -3,8 +3,8 @@
 // stdout but what the agent should read, errors to `<vault>/.baton/hooks.log`),
 // and it is fast. Post-tool-use fires after every tool call, so this file
 // imports nothing heavy: the core, sql.js, the YAML parser and git are loaded
-// (hookEvents.ts) only once the payload is known to matter.
-import type { Io } from '../cli/context';
+// (app/agentHooks.ts) only once the payload is known to matter.
+import type { Io } from '../app/io';
 import { logHookError } from './hookLog';
 import { MalformedPayload, parsePayload } from './payload';
 
@@ -39,7 +39,7 @@ export async function hook(ctx: HookContext, args: string[]): Promise<number> {
     const payload = parsePayload(raw);
     if (event === 'post-tool-use' && payload.toolName !== PLAN_TOOL) return 0;
 
-    const events = await import('./hookEvents');
+    const events = await import('../app/agentHooks');
     const h = { vaultRoot: ctx.vault, env: ctx.io.env, agent, now };
     if (event === 'session-start') {
       const text = await events.sessionStart(h, payload);

@@ -2,8 +2,8 @@
 // call can run it from here without loading the CLI's commands, and with them
 // the core, sql.js, the YAML parser and git. A hook fires after every tool
 // call an agent makes; starting those costs more than the hook's work.
-import { resolveVault } from '../adapters/vaultLocation';
-import type { Io } from '../cli/context';
+import type { Io } from '../app/io';
+import { resolveVault } from '../app/vaultLocation';
 import { hook } from './hookCommand';
 
 /**

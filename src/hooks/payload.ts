@@ -1,22 +1,7 @@
 // The JSON an agent's hook sends on stdin, read defensively: it comes from
 // another program whose contract changes between versions, so every field is
 // checked for its type and a missing one reads as "".
-
-export interface HookPayload {
-  /** The agent's own session id (Claude Code, Codex: `session_id`; Cursor: `conversation_id`). */
-  sessionId: string;
-  transcriptPath: string;
-  /** The session's working folder (Cursor: its first workspace root). */
-  cwd: string;
-  /** session-start: startup, resume, clear, compact. */
-  source: string;
-  /** pre-compact: manual or auto. */
-  trigger: string;
-  /** session-end: clear, logout, prompt_input_exit, other. */
-  reason: string;
-  toolName: string;
-  toolInput: Record<string, unknown>;
-}
+import type { HookPayload } from '../app/agentHooks';
 
 export class MalformedPayload extends Error {}
 

@@ -1,28 +1,25 @@
-// `baton mcp [--basic-memory DIR]`: the MCP server on stdio. Stdout belongs
-// to the protocol, so nothing else is ever written there; a failure inside a
-// tool becomes that tool's error reply, never the end of the server.
+// `baton mcp [--basic-memory DIR]`: the MCP server on stdio (the CLI parses
+// the command line and hands the call here). Stdout belongs to the protocol,
+// so nothing else is ever written there; a failure inside a tool becomes that
+// tool's error reply, never the end of the server.
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
-import { readGitState } from '../adapters/git/gitState';
-import { basicMemoryDir } from '../adapters/basicMemory';
-import { parse, str } from '../cli/args';
-import type { Context } from '../cli/context';
+import type { Io } from '../app/io';
+import { openBaton } from '../app/openBaton';
 import { createMcpServer } from './server';
 
-export async function mcp(ctx: Context, args: string[]): Promise<number> {
-  const { values } = parse('mcp', args, { 'basic-memory': { type: 'string' } }, '[--basic-memory DIR]');
+export async function serveStdio(call: { vaultRoot: string; io: Io; basicMemoryDir?: string }): Promise<number> {
+  const { io } = call;
   const server = createMcpServer({
-    baton: ctx.core(),
-    vaultRoot: ctx.vault,
-    env: ctx.io.env,
-    cwd: ctx.io.cwd,
-    basicMemoryDir: basicMemoryDir(str(values['basic-memory']), ctx.io.env),
+    baton: openBaton(call.vaultRoot),
+    env: io.env,
+    cwd: io.cwd,
+    basicMemoryDir: call.basicMemoryDir,
     now: () => Math.floor(Date.now() / 1000),
-    gitState: (dir) => readGitState(dir),
   });
   // A stray rejection (a client gone mid-reply) is reported, not fatal: other
   // tool calls in flight still deserve their answers.
   const report = (err: unknown): void => {
-    ctx.io.err(`baton mcp: ${err instanceof Error ? err.message : String(err)}\n`);
+    io.err(`baton mcp: ${err instanceof Error ? err.message : String(err)}\n`);
   };
   process.on('unhandledRejection', report);
   process.on('uncaughtException', report);

@@ -6,11 +6,10 @@ import { z } from 'zod';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { renderDeadEnds, renderHandover, renderOthers, renderPlans, renderSessions, renderTouches } from '../core/handover';
 import { ident } from '../core/quoted';
-import { rootProject } from '../core/names';
 import { checkpointJson } from '../core/publicJson';
 import { age } from '../core/time';
-import { basicMemoryTouches, mergeTouches, readBasicMemorySessions } from '../adapters/basicMemory';
-import { recordResume } from '../stats/resumeLog';
+import { resume } from '../app/resume';
+import { basicMemorySessionsOf, why } from '../app/why';
 import { agentArg, deadEndsOutput, plansOutput, projectArg, projectsOutput, resumeOutput, sessionsOutput, whyOutput } from './schemas';
 import { guarded, reply, type ToolContext } from './toolContext';
 
@@ -32,12 +31,9 @@ export function registerReadTools(server: McpServer, ctx: ToolContext): void {
     },
     guarded(async (a) => {
       const { scope } = await ctx.project(a.project);
-      const view = await deps.baton.resume(scope);
-      recordResume(deps.vaultRoot, { ts: deps.now(), project: scope, agent: ctx.agent(a.agent), via: 'mcp' });
+      const view = await resume(deps.baton, scope, { agent: ctx.agent(a.agent), via: 'mcp', now: deps.now() });
       // basic-memory's session notes of this project, beside Baton's own record, marked as theirs.
-      const theirs = deps.basicMemoryDir
-        ? readBasicMemorySessions(deps.basicMemoryDir).filter((s) => s.project === scope || s.project === rootProject(scope)).slice(0, 3)
-        : [];
+      const theirs = basicMemorySessionsOf(deps.basicMemoryDir, scope);
       const now = deps.now();
       const text = renderHandover(view, now) + renderOthers('basic-memory session notes', theirs, now);
       return reply(text, { ...view, latest: view.latest ? checkpointJson(view.latest) : null, basicMemory: theirs.map(checkpointJson) });
@@ -60,9 +56,7 @@ export function registerReadTools(server: McpServer, ctx: ToolContext): void {
     },
     guarded(async (a) => {
       const limit = a.limit ?? 20;
-      const touches = await deps.baton.why(a.file, limit);
-      const fromBasicMemory = deps.basicMemoryDir ? basicMemoryTouches(readBasicMemorySessions(deps.basicMemoryDir), a.file) : [];
-      const merged = mergeTouches(touches, fromBasicMemory, limit);
+      const merged = await why(deps.baton, a.file, limit, deps.basicMemoryDir);
       return reply(renderTouches(a.file, merged, deps.now()), { file: a.file, touches: merged });
     }),
   );

@@ -1,7 +1,7 @@
 // The Baton MCP server: the session core offered as tools to any agent that
 // speaks MCP (Claude Code, Codex, Cursor, Copilot), over any transport.
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { VERSION } from '../cli/run';
+import { VERSION } from '../app/version';
 import { registerReadTools } from './readTools';
 import { toolContext, type McpDeps } from './toolContext';
 import { registerWriteTools } from './writeTools';

@@ -7,38 +7,24 @@ import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { RootsListChangedNotificationSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { Baton } from '../core/baton';
 import { BatonError, usage } from '../core/errors';
-import type { GitState } from '../core/model';
-import { safe, safeScope } from '../core/names';
-import { projectNameOf } from '../adapters/git/projectName';
+import { safe } from '../core/names';
 import { stripDeep } from '../core/quoted';
+import { resolveScope, type ResolvedScope } from '../app/scope';
 
 export interface McpDeps {
   baton: Baton;
-  vaultRoot: string;
   env: NodeJS.ProcessEnv;
   cwd: string;
   /** A basic-memory folder whose session notes `why` also searches; read-only. */
   basicMemoryDir?: string;
   now(): number;
-  gitState(dir: string): Promise<GitState>;
-}
-
-export interface ResolvedProject {
-  scope: string;
-  /** The folder the project was found from, when it was found from one: git state is read there. */
-  folder: string | null;
 }
 
 export interface ToolContext {
   deps: McpDeps;
-  project(arg: string | undefined): Promise<ResolvedProject>;
+  project(arg: string | undefined): Promise<ResolvedScope>;
   agent(arg: string | undefined): string;
 }
-
-const scopeOfFolder = (dir: string): string | null => {
-  const found = projectNameOf(dir);
-  return found ? safeScope(found.worktree ? `${found.project}/${found.worktree}` : found.project) : null;
-};
 
 const ROOTS_TIMEOUT_MS = 3000;
 
@@ -64,18 +50,9 @@ export function toolContext(server: McpServer, deps: McpDeps): ToolContext {
   return {
     deps,
     async project(arg) {
-      const given = arg?.trim() || deps.env.BATON_PROJECT?.trim();
       const root = await (roots ??= firstRoot());
-      const folders = [root, deps.cwd].filter((f): f is string => !!f);
-      if (given) {
-        const scope = safeScope(given);
-        // Git state only from a folder that is this project: never another repository's.
-        return { scope, folder: folders.find((f) => scopeOfFolder(f) === scope) ?? null };
-      }
-      for (const folder of folders) {
-        const scope = scopeOfFolder(folder);
-        if (scope) return { scope, folder };
-      }
+      const found = resolveScope({ given: arg, env: deps.env, folders: [root, deps.cwd] });
+      if (found) return found;
       throw usage('No project: pass "project", set BATON_PROJECT for the server, or open a workspace folder.');
     },
     agent(arg) {

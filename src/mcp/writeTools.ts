@@ -4,48 +4,27 @@
 // its notes in the auto-closed checkpoint.
 import { z } from 'zod';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import type { CheckpointFields } from '../core/model';
-import { emptyGit } from '../core/model';
 import { checkpointJson } from '../core/publicJson';
+import { checkpointFields as fieldsOf } from '../app/checkpointFields';
+import { commitAsAgent, gitStateOf } from '../app/commit';
 import { agentArg, checkpointFields, commitOutput, checkpointJsonSchema, noteOutput, projectArg, savePlanOutput } from './schemas';
-import { placeholderNotice, splitPlaceholders } from './placeholders';
 import { guarded, reply, type ToolContext } from './toolContext';
 
 type FieldArgs = { [K in keyof typeof checkpointFields]?: K extends 'task' | 'intent' | 'state' | 'next' ? string : string[] };
-
-function fieldsOf(a: FieldArgs): Partial<CheckpointFields> {
-  return {
-    task: a.task ?? '',
-    intent: a.intent ?? '',
-    state: a.state ?? '',
-    next: a.next ?? '',
-    decisions: a.decisions ?? [],
-    failed: a.failed ?? [],
-    verified: a.verified ?? [],
-    blockers: a.blockers ?? [],
-    commands: a.commands ?? [],
-    questions: a.questions ?? [],
-    files: a.files ?? [],
-  };
-}
 
 const WRITE = { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false } as const;
 
 async function commitFrom(ctx: ToolContext, a: FieldArgs & { project?: string; agent?: string }, to?: string) {
   const { scope, folder } = await ctx.project(a.project);
   const agent = ctx.agent(a.agent);
-  const fields = fieldsOf(a);
-  const { kept, dropped } = splitPlaceholders(fields.failed ?? []);
-  fields.failed = kept;
-  const git = folder ? await ctx.deps.gitState(folder) : emptyGit();
-  const r = await ctx.deps.baton.commit({ scope, agent, fields, handoffTo: to, git, at: ctx.deps.now() });
+  const git = await gitStateOf(folder);
+  const r = await commitAsAgent(ctx.deps.baton, { scope, agent, fields: fieldsOf(a), handoffTo: to, git, at: ctx.deps.now() });
   const lines = [
     `${to ? `Handoff to ${r.checkpoint.handoffTo}` : 'Checkpoint'} ${r.checkpoint.session} written in ${scope}: ${r.path}`,
   ];
   if (r.folded) lines.push(`Folded ${r.folded} working note(s) into its State.`);
   if (r.redactions) lines.push(`Masked ${r.redactions} secret(s) before writing.`);
-  const notice = placeholderNotice(kept, dropped);
-  if (notice) lines.push(notice);
+  if (r.placeholderNotice) lines.push(r.placeholderNotice);
   return reply(lines.join('\n'), {
     session: r.checkpoint.session,
     slug: r.checkpoint.slug,
@@ -55,7 +34,7 @@ async function commitFrom(ctx: ToolContext, a: FieldArgs & { project?: string; a
     handoffTo: r.checkpoint.handoffTo,
     folded: r.folded,
     redactions: r.redactions,
-    placeholdersDropped: dropped,
+    placeholdersDropped: r.placeholdersDropped,
   });
 }
 

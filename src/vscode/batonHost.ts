@@ -3,7 +3,7 @@
 // context key in step with the vault's state, and tells every view and editor
 // surface when to ask again. Views never hold a VaultSession across events.
 import * as vscode from 'vscode';
-import { resolveVault } from '../adapters/vaultLocation';
+import { resolveVault } from '../app/vaultLocation';
 import { affects, readConfig } from './config';
 import type { VaultState } from './ids';
 import { ContextKeys } from './ids';
@@ -87,7 +87,7 @@ export class BatonHost extends Disposable {
     const root = resolveVault(readConfig().vault || undefined);
     this.log.info(`Using the vault at ${root}`);
     const session = new VaultSession(root, this.log);
-    this.sessionListener = session.onDidChange((change) => {
+    this.sessionListener = session.onDidWrite((change) => {
       this.refresh(change).catch((err) => this.log.error('Refreshing after a vault change failed', err));
     });
     return session;

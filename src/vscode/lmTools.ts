@@ -5,11 +5,12 @@
 // Code builds without `vscode.lm.registerTool` simply get no tools.
 import * as vscode from 'vscode';
 import type { Baton } from '../core/baton';
-import type { CheckpointFields, GitState } from '../core/model';
+import type { GitState } from '../core/model';
 import { renderHandover, renderTouches } from '../core/handover';
 import { safeScope } from '../core/names';
-import { placeholderNotice, splitPlaceholders } from '../mcp/placeholders';
-import { recordResume } from '../stats/resumeLog';
+import { checkpointFields, type LooseFields } from '../app/checkpointFields';
+import { commitAsAgent } from '../app/commit';
+import { resume } from '../app/resume';
 
 /** The agent name Copilot's writes are recorded under unless the model names another. */
 export const DEFAULT_LM_AGENT = 'copilot';
@@ -17,46 +18,16 @@ export const DEFAULT_LM_AGENT = 'copilot';
 export const LM_TOOL_NAMES = ['baton_note', 'baton_checkpoint', 'baton_handoff', 'baton_resume', 'baton_why'] as const;
 
 export interface LmToolsOptions {
-  /** Told after each write, so views show it without waiting for the file watcher. */
-  changed?(scope: string): void;
   /** Git state for a checkpoint of `scope` (the extension knows which folder is that project, and whether git may run). */
   gitState?(scope: string): Promise<GitState | undefined>;
 }
 
-interface FieldInput {
+interface FieldInput extends LooseFields {
   project?: string;
   agent?: string;
-  task?: string;
-  intent?: string;
-  state?: string;
-  next?: string;
-  decisions?: string[];
-  failed?: string[];
-  verified?: string[];
-  blockers?: string[];
-  commands?: string[];
-  questions?: string[];
-  files?: string[];
 }
 
-const texts = (v: unknown): string[] => (Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : []);
 const text = (v: unknown): string => (typeof v === 'string' ? v : '');
-
-function fieldsOf(i: FieldInput): Partial<CheckpointFields> {
-  return {
-    task: text(i.task),
-    intent: text(i.intent),
-    state: text(i.state),
-    next: text(i.next),
-    decisions: texts(i.decisions),
-    failed: texts(i.failed),
-    verified: texts(i.verified),
-    blockers: texts(i.blockers),
-    commands: texts(i.commands),
-    questions: texts(i.questions),
-    files: texts(i.files),
-  };
-}
 
 const result = (s: string): vscode.LanguageModelToolResult => new vscode.LanguageModelToolResult([new vscode.LanguageModelTextPart(s)]);
 
@@ -91,21 +62,15 @@ export function registerLmTools(
         return result(`Baton could not do that: ${err instanceof Error ? err.message : String(err)}`);
       }
     };
-  const written = (scope: string): void => options.changed?.(scope);
-
   const commit = async (input: FieldInput & { to?: string }, to?: string): Promise<string> => {
     const scope = scopeOf(input.project);
-    const fields = fieldsOf(input);
-    const { kept, dropped } = splitPlaceholders(fields.failed ?? []);
-    fields.failed = kept;
     const git = await options.gitState?.(scope);
-    const r = await core().commit({ scope, agent: agentOf(input.agent), fields, handoffTo: to, git });
-    written(scope);
+    const r = await commitAsAgent(core(), { scope, agent: agentOf(input.agent), fields: checkpointFields(input), handoffTo: to, git });
     return [
       `${to ? `Handed off to ${r.checkpoint.handoffTo}` : 'Checkpoint'} ${r.checkpoint.session} written in ${scope}: ${r.path}`,
       r.folded ? `Folded ${r.folded} working note(s).` : '',
       r.redactions ? `Masked ${r.redactions} secret(s).` : '',
-      placeholderNotice(kept, dropped),
+      r.placeholderNotice,
     ]
       .filter(Boolean)
       .join('\n');
@@ -118,7 +83,6 @@ export function registerLmTools(
         invoke: guard<{ text?: string; project?: string; agent?: string }>(async (i) => {
           const scope = scopeOf(i.project);
           const r = await core().note(scope, agentOf(i.agent), text(i.text));
-          written(scope);
           return `Noted in ${scope} as ${r.note.agent}.${r.durable ? '' : ` Not yet durable: ${r.reason}`}`;
         }),
         prepareInvocation: () => ({ invocationMessage: 'Recording a Baton working note' }),
@@ -140,10 +104,8 @@ export function registerLmTools(
       {
         invoke: guard<{ project?: string; agent?: string }>(async (i) => {
           const scope = scopeOf(i.project);
-          const b = core();
-          const view = await b.resume(scope);
           const now = Math.floor(Date.now() / 1000);
-          recordResume(b.vaultRoot, { ts: now, project: scope, agent: agentOf(i.agent), via: 'vscode' });
+          const view = await resume(core(), scope, { agent: agentOf(i.agent), via: 'vscode', now });
           return renderHandover(view, now);
         }),
         prepareInvocation: () => ({ invocationMessage: "Reading the project's Baton hand-over" }),

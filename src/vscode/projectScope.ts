@@ -3,7 +3,7 @@
 // to another one for this workspace with Switch Project.
 import * as vscode from 'vscode';
 import { safeScope } from '../core/names';
-import { scopeOf } from '../adapters/git/projectName';
+import { scopeOfFolder } from '../app/scope';
 import { Disposable } from './lifecycle';
 
 const OVERRIDE_KEY = 'baton.projectOverride';
@@ -55,8 +55,7 @@ export class ProjectScope extends Disposable {
     if (!this.byFolder.has(key)) {
       let scope: string | undefined;
       try {
-        const raw = folder.uri.scheme === 'file' ? scopeOf(folder.uri.fsPath) : null;
-        scope = raw ? safeScope(raw) : undefined;
+        scope = (folder.uri.scheme === 'file' ? scopeOfFolder(folder.uri.fsPath) : null) ?? undefined;
       } catch {
         // A folder named only with symbols has no project; the views then ask to switch to one.
         scope = undefined;

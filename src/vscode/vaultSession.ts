@@ -2,18 +2,10 @@
 // open index, the watcher, and the caches the views and editor read from.
 // When the `baton.vault` setting changes the whole session is disposed and a
 // new one built, so nothing can keep answering from the old vault.
-import * as fs from 'fs';
-import * as path from 'path';
 import * as vscode from 'vscode';
-import { Baton } from '../core/baton';
+import type { Baton, IndexResult } from '../core/baton';
 import type { Checkpoint, Plan, Touch } from '../core/model';
-import { SqlIndex, INDEX_FILE } from '../adapters/index/sqlIndex';
-import { parseCheckpoint } from '../adapters/markdown/checkpointFile';
-import { systemClock } from '../adapters/openBaton';
-import { SharedIndexLease } from '../adapters/sharedIndex';
-import { FsVault } from '../adapters/vault/fsVault';
-import { PendingNotes } from '../adapters/vault/pendingNotes';
-import { readCapped } from '../adapters/vault/atomicFile';
+import { KeptVault } from '../app/keptVault';
 import type { VaultState } from './ids';
 import { Disposable } from './lifecycle';
 import type { Log } from './log';
@@ -26,11 +18,15 @@ export interface VaultChange {
 
 export class VaultSession extends Disposable {
   readonly baton: Baton;
-  readonly vault: FsVault;
-  private readonly lease: SharedIndexLease;
-  private readonly changeEmitter = this.register(new vscode.EventEmitter<VaultChange>());
-  /** Fired (debounced) after the vault changed on disk or through Baton itself. */
-  readonly onDidChange = this.changeEmitter.event;
+  private readonly kept: KeptVault;
+  private readonly writeEmitter = this.register(new vscode.EventEmitter<VaultChange>());
+  /**
+   * Fired once the vault was written: at once for Baton's own writes (the core
+   * announces each), debounced for the watcher's (agents' CLIs, other
+   * windows, a person's editor). The caches here are dropped first, so a
+   * listener that asks again reads the new files. Nobody has to call for it.
+   */
+  readonly onDidWrite = this.writeEmitter.event;
 
   private readonly histories = new Map<string, Promise<Checkpoint[]>>();
   private readonly plansByScope = new Map<string, Promise<Plan[]>>();
@@ -42,57 +38,40 @@ export class VaultSession extends Disposable {
     private readonly log: Log,
   ) {
     super();
-    this.vault = new FsVault(root);
-    this.lease = new SharedIndexLease({
-      open: () => SqlIndex.open(this.vault),
+    this.kept = new KeptVault(root, {
+      onWrite: (scope) => this.wrote([scope]),
       onError: (err) => log.error('Saving the Baton index failed (it is a cache; the next start rescans)', err),
     });
-    this.baton = new Baton({
-      vault: this.vault,
-      clock: systemClock,
-      pending: new PendingNotes(path.join(this.vault.dataDir, 'pending')),
-      index: this.lease,
-    });
-    const watcher = this.register(new VaultWatcher(root, log, () => this.lease.changed()));
-    if (watcher.watching) this.lease.followChanges();
-    this.register(watcher.onDidChange((files) => this.changed(files.map((f) => this.scopeOfFile(f)))));
+    this.baton = this.kept.baton;
+    const watcher = this.register(new VaultWatcher(root, log, () => this.kept.changed()));
+    if (watcher.watching) this.kept.followChanges();
+    this.register(watcher.onDidChange((files) => this.wrote(files.map((f) => this.kept.scopeOfFile(f)))));
+  }
+
+  /** Where the vault stands, for the welcome views. */
+  probe(): Promise<VaultState> {
+    return this.kept.probe();
+  }
+
+  /** Refresh: forgets every cache and tells everyone to ask again (the watcher makes this rarely needed). */
+  forget(): void {
+    this.wrote();
   }
 
   /**
-   * Where the vault stands, for the welcome views. Reads two directory
-   * listings, never a file: it runs on every refresh.
+   * Forgets what the caches hold for these scopes (all of them when any is
+   * unknown or none are named) and fires `onDidWrite`.
    */
-  async probe(): Promise<VaultState> {
-    try {
-      const st = await fs.promises.stat(this.root);
-      if (!st.isDirectory()) return 'unreadable';
-      await fs.promises.readdir(this.root);
-    } catch (err) {
-      return (err as NodeJS.ErrnoException).code === 'ENOENT' ? 'noVault' : 'unreadable';
-    }
-    try {
-      const entries = await fs.promises.readdir(this.vault.sessionsDir, { withFileTypes: true });
-      return entries.some((e) => e.isDirectory() && !e.name.startsWith('.')) ? 'ready' : 'empty';
-    } catch (err) {
-      return (err as NodeJS.ErrnoException).code === 'ENOENT' ? 'empty' : 'unreadable';
-    }
-  }
-
-  /**
-   * Forgets what the caches hold for these scopes (all of them when none are
-   * named) and tells the views. Called by the watcher and after Baton's own
-   * writes, so the person sees their commit without waiting for the watcher.
-   */
-  changed(scopes?: readonly (string | undefined)[]): void {
+  private wrote(scopes?: readonly (string | undefined)[]): void {
     if (this.isDisposed) return;
-    this.lease.changed();
+    this.kept.changed();
     const known = scopes?.filter((s): s is string => s !== undefined);
     if (!known || known.length !== scopes?.length) {
       this.histories.clear();
       this.plansByScope.clear();
       this.checkpointFiles.clear();
       this.touches.clear();
-      this.changeEmitter.fire({});
+      this.writeEmitter.fire({});
       return;
     }
     for (const scope of known) {
@@ -102,7 +81,7 @@ export class VaultSession extends Disposable {
     }
     // Which files a checkpoint touches is a question across every scope.
     this.touches.clear();
-    this.changeEmitter.fire({ scopes: new Set(known) });
+    this.writeEmitter.fire({ scopes: new Set(known) });
   }
 
   history(scope: string): Promise<Checkpoint[]> {
@@ -120,59 +99,34 @@ export class VaultSession extends Disposable {
 
   /** One checkpoint read from its file, or null when it cannot be read or lies outside the vault. */
   checkpoint(slug: string): Promise<Checkpoint | null> {
-    return cached(this.checkpointFiles, slug, async () => {
-      const file = this.fileOf(slug);
-      const text = file ? await readCapped(file) : null;
-      if (text === null) return null;
-      const rel = slug.split('/');
-      return parseCheckpoint(text, rel[rel.length - 1], rel.slice(1, -1).join('/'));
-    });
+    return cached(this.checkpointFiles, slug, () => this.kept.checkpoint(slug));
   }
 
   /** The absolute file of a vault-relative slug, or undefined when it would leave the vault's sessions. */
   fileOf(slug: string): string | undefined {
-    try {
-      return this.vault.pathOf(slug);
-    } catch {
-      return undefined;
-    }
+    return this.kept.fileOf(slug);
   }
 
   /** Deletes the saved index and rebuilds it from the markdown files (nothing is lost: it is a cache). */
-  async rebuildIndex(): Promise<{ checkpoints: number; restored: number; rescued: number }> {
-    await this.lease.reset(() => fs.promises.rm(path.join(this.vault.dataDir, INDEX_FILE), { force: true }));
-    const result = await this.baton.reindex();
-    await this.lease.flush();
-    this.changed();
+  async rebuildIndex(): Promise<IndexResult> {
+    const result = await this.kept.rebuildIndex();
+    this.forget();
     return result;
   }
 
   /** Is this absolute path inside the vault (where lenses and hovers would only echo the vault itself)? */
   contains(file: string): boolean {
-    const rel = path.relative(this.root, file);
-    return rel !== '' && !rel.startsWith('..') && !path.isAbsolute(rel);
+    return this.kept.contains(file);
   }
 
   override dispose(): void {
     super.dispose();
-    this.lease.dispose().catch((err) => this.log.error('Closing the Baton index failed', err));
+    this.kept.close().catch((err) => this.log.error('Closing the Baton index failed', err));
   }
 
   /** Saves the index now; deactivate awaits this so the next start has less to rescan. */
   flush(): Promise<void> {
-    return this.lease.dispose();
-  }
-
-  /**
-   * The scope a vault file belongs to: `sessions/<project>[/<worktree>]/[plans/]<file>`.
-   * Undefined for anything else (then every cache is dropped, which is safe).
-   */
-  private scopeOfFile(file: string): string | undefined {
-    const rel = path.relative(this.vault.sessionsDir, file).split(path.sep);
-    if (rel.length < 2 || rel[0] === '..' || rel[0] === '') return undefined;
-    const dirs = rel.slice(0, -1);
-    if (dirs[dirs.length - 1] === 'plans') dirs.pop();
-    return dirs.length >= 1 && dirs.length <= 2 ? dirs.join('/') : undefined;
+    return this.kept.close();
   }
 }
 

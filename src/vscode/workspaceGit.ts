@@ -3,7 +3,7 @@
 // CLI would for the same folder.
 import * as vscode from 'vscode';
 import type { GitState } from '../core/model';
-import { readGitState } from '../adapters/git/gitState';
+import { gitStateOf } from '../app/commit';
 import { gitAllowed } from './config';
 import type { ProjectScope } from './projectScope';
 
@@ -16,5 +16,5 @@ import type { ProjectScope } from './projectScope';
 export async function workspaceGitState(project: ProjectScope, scope: string): Promise<GitState | undefined> {
   const folder = (vscode.workspace.workspaceFolders ?? []).find((f) => project.ofUri(f.uri) === scope);
   if (!folder) return undefined;
-  return readGitState(folder.uri.fsPath, { enabled: gitAllowed() });
+  return gitStateOf(folder.uri.fsPath, { enabled: gitAllowed() });
 }

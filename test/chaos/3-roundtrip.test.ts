@@ -7,7 +7,7 @@ import { strict as assert } from 'assert';
 import fc from 'fast-check';
 import * as fs from 'fs';
 import * as path from 'path';
-import { openBaton } from '../../src/adapters/openBaton';
+import { openBaton } from '../../src/app/openBaton';
 import type { Baton } from '../../src/core/baton';
 import { normalizeFields, normalizeProse, oneLine } from '../../src/core/checkpointBody';
 import { BatonError } from '../../src/core/errors';
@@ -37,7 +37,7 @@ describe('chaos 3: round trips through the vault (property)', function () {
   const fresh = (): { baton: Baton; dir: string; clock: { t: number } } => {
     const dir = path.join(root, `v${n++}`);
     const clock = { t: T0 };
-    return { baton: openBaton(dir, { now: () => clock.t }), dir, clock };
+    return { baton: openBaton(dir, { clock: { now: () => clock.t } }), dir, clock };
   };
   before(() => {
     root = tempRoot('baton-chaos3-');

@@ -12,7 +12,7 @@ import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 import { projectNameOf } from '../../src/adapters/git/projectName';
-import { openBaton } from '../../src/adapters/openBaton';
+import { openBaton } from '../../src/app/openBaton';
 import { BatonError } from '../../src/core/errors';
 import { execFileSync } from 'child_process';
 import { ensureBuilt, log, parseJson, pool, removeTree, run, tempRoot, walk, type RunResult } from './support';

@@ -7,7 +7,7 @@ import * as path from 'path';
 import * as vscode from 'vscode';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { openBaton } from '../../src/adapters/openBaton';
+import { openBaton } from '../../src/app/openBaton';
 import { LM_TOOL_NAMES, registerLmTools } from '../../src/vscode/lmTools';
 import { mcpServerDefinition, registerMcpProvider } from '../../src/vscode/mcpProvider';
 import { batonApi, EXTENSION_ID, scopeDir, vaultDir } from './support/baton';

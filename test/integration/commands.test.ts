@@ -8,7 +8,7 @@ import * as path from 'path';
 import * as vscode from 'vscode';
 import type { CommitResult } from '../../src/core/baton';
 import type { BatonApi } from '../../src/vscode/api';
-import { readResumes } from '../../src/stats/resumeLog';
+import { readResumes } from '../../src/adapters/resumeLog';
 import type { CloseResult } from '../../src/vscode/commands/sessionCommands';
 import { batonApi, checkpointFiles, poll, runCli, scopeDir, settle, shown, vaultDir } from './support/baton';
 

@@ -6,7 +6,8 @@ import * as path from 'path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { basicMemoryDir, basicMemoryTouches, mergeTouches, parseBasicMemorySession, readBasicMemorySessions } from '../../src/adapters/basicMemory';
+import { basicMemoryTouches, mergeTouches, parseBasicMemorySession, readBasicMemorySessions } from '../../src/adapters/basicMemory';
+import { basicMemoryDir } from '../../src/app/why';
 import { CLI, cli, ensureBuilt } from './support/cli';
 import { tempDir } from './support/tempVault';
 

@@ -1,6 +1,6 @@
 import { strict as assert } from 'assert';
 import * as fs from 'fs';
-import { openBaton } from '../../src/adapters/openBaton';
+import { openBaton } from '../../src/app/openBaton';
 import { cli, ensureBuilt } from './support/cli';
 import { tempDir } from './support/tempVault';
 

@@ -4,7 +4,7 @@ import { strict as assert } from 'assert';
 import * as fs from 'fs';
 import * as path from 'path';
 import { sessionKey } from '../../src/core/sessionKey';
-import { readUserWords, userMessages } from '../../src/hooks/transcript';
+import { readUserWords, userMessages } from '../../src/adapters/claudeTranscript';
 import { hookArgs } from '../../src/hooks/hookMain';
 import { cli, ensureBuilt } from './support/cli';
 import { tempDir } from './support/tempVault';

@@ -4,7 +4,7 @@
 import { strict as assert } from 'assert';
 import * as fs from 'fs';
 import * as path from 'path';
-import { installHooks, isOurs, uninstallHooks } from '../../src/hooks/hooksInstall';
+import { installHooks, isOurs, uninstallHooks } from '../../src/app/hooksInstall';
 import { cli, ensureBuilt } from './support/cli';
 import { tempDir } from './support/tempVault';
 

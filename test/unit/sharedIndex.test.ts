@@ -4,11 +4,8 @@
 import { strict as assert } from 'assert';
 import { SharedIndexLease } from '../../src/adapters/sharedIndex';
 import type { IndexPort } from '../../src/core/ports';
-import { Baton } from '../../src/core/baton';
-import { SqlIndex } from '../../src/adapters/index/sqlIndex';
-import { FsVault } from '../../src/adapters/vault/fsVault';
-import { PendingNotes } from '../../src/adapters/vault/pendingNotes';
-import * as path from 'path';
+import type { Baton } from '../../src/core/baton';
+import { keptIndex, openBaton } from '../../src/app/openBaton';
 import { tempVault, type TempVault } from './support/tempVault';
 
 function fakeIndex(log: string[]): IndexPort {
@@ -82,9 +79,8 @@ describe('SharedIndexLease', () => {
     afterEach(() => v.cleanup());
 
     it('answers from one open index and sees what another process committed', async () => {
-      const vault = new FsVault(v.root);
-      const lease = new SharedIndexLease({ open: () => SqlIndex.open(vault) });
-      const shared = new Baton({ vault, clock: v.clock, pending: new PendingNotes(path.join(vault.dataDir, 'pending')), index: lease });
+      const lease = keptIndex(v.root);
+      const shared = openBaton(v.root, { clock: v.clock, index: lease });
       assert.deepEqual(await shared.why('src/a.ts'), []);
       // "Another process": the per-command composition the CLI uses, on the same folder.
       await v.baton.commit({ scope: 'kestrel', agent: 'claude', fields: { task: 'touch a', files: ['src/a.ts'] } });
@@ -96,11 +92,10 @@ describe('SharedIndexLease', () => {
 
     describe('following changes (the extension with its watcher)', () => {
       const setup = (): { lease: SharedIndexLease; shared: Baton; clock: { ms: number } } => {
-        const vault = new FsVault(v.root);
         const clock = { ms: 1_000_000 };
-        const lease = new SharedIndexLease({ open: () => SqlIndex.open(vault), staleAfterMs: 30_000, now: () => clock.ms });
+        const lease = keptIndex(v.root, { staleAfterMs: 30_000, now: () => clock.ms });
         lease.followChanges();
-        const shared = new Baton({ vault, clock: v.clock, pending: new PendingNotes(path.join(vault.dataDir, 'pending')), index: lease });
+        const shared = openBaton(v.root, { clock: v.clock, index: lease });
         return { lease, shared, clock };
       };
       const otherProcessCommits = (task: string): Promise<unknown> =>
@@ -139,9 +134,8 @@ describe('SharedIndexLease', () => {
       });
 
       it('refreshes every query when no watcher follows the vault', async () => {
-        const vault = new FsVault(v.root);
-        const lease = new SharedIndexLease({ open: () => SqlIndex.open(vault) });
-        const shared = new Baton({ vault, clock: v.clock, pending: new PendingNotes(path.join(vault.dataDir, 'pending')), index: lease });
+        const lease = keptIndex(v.root);
+        const shared = openBaton(v.root, { clock: v.clock, index: lease });
         assert.deepEqual(await tasks(shared), []);
         await otherProcessCommits('seen');
         assert.deepEqual(await tasks(shared), ['seen']);

@@ -1,8 +1,8 @@
 // Session lifecycle counts: open, resumed, closed, auto-closed, abandoned,
 // each derived from the vault and the resume log, and exclusive.
 import { strict as assert } from 'assert';
-import { readResumes, recordResume } from '../../src/stats/resumeLog';
-import { sessionStats } from '../../src/stats/sessionStats';
+import { readResumes, recordResume } from '../../src/adapters/resumeLog';
+import { sessionStats } from '../../src/app/sessionStats';
 import { tempVault, type TempVault } from './support/tempVault';
 import * as fs from 'fs';
 import * as path from 'path';

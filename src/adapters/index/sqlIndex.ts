@@ -38,6 +38,11 @@ export class SqlIndex implements IndexPort {
     this.writer = new IndexWriter(vault, sql);
   }
 
+  /** Deletes the saved index, so the next open rebuilds from the vault (nothing is lost: it is a cache). */
+  static async removeSaved(vault: FsVault): Promise<void> {
+    await fs.promises.rm(path.join(vault.dataDir, INDEX_FILE), { force: true });
+  }
+
   static async open(vault: FsVault): Promise<SqlIndex> {
     const SQL = await loadSqlJs();
     const file = path.join(vault.dataDir, INDEX_FILE);

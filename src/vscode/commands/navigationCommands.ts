@@ -2,7 +2,7 @@
 // checkpoints of a file, switch the project the views follow.
 import * as vscode from 'vscode';
 import { touchPick } from '../../core/lensText';
-import { systemClock } from '../../adapters/openBaton';
+import { systemClock } from '../../app/openBaton';
 import type { Touch } from '../../core/model';
 import type { BatonHost } from '../batonHost';
 import type { FileTouches } from '../editor/fileTouches';

@@ -26,7 +26,7 @@ export interface PickOrType {
 
 /** Undefined when dismissed. A typed name that is not in the vault yet is offered too (a first checkpoint creates it). */
 export async function pickProject(host: BatonHost, placeholder: string): Promise<string | undefined> {
-  const scopes = await host.session.vault.scopes().catch(() => [] as string[]);
+  const scopes = await host.session.baton.scopes().catch(() => [] as string[]);
   const current = host.project.current;
   const detected = host.project.detected;
   const items: Choice[] = scopes.map((scope) => ({

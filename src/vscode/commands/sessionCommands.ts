@@ -5,8 +5,8 @@ import type { Abandoned, Checkpoint } from '../../core/model';
 import { renderHandover } from '../../core/handover';
 import { plainLabel } from '../../core/lensText';
 import { age } from '../../core/time';
-import { systemClock } from '../../adapters/openBaton';
-import { recordResume } from '../../stats/resumeLog';
+import { systemClock } from '../../app/openBaton';
+import { resume } from '../../app/resume';
 import type { BatonHost } from '../batonHost';
 import type { HandoverDocuments } from '../handoverDocuments';
 import { HANDOVER_SCHEME } from '../ids';
@@ -36,10 +36,9 @@ export class SessionCommands {
     const project = str(args.project) ?? this.host.project.current ?? (await pickProject(this.host, 'Resume which project?'));
     if (!project) return undefined;
     try {
-      const view = await this.host.session.baton.resume(project);
       const now = systemClock.now();
+      const view = await resume(this.host.session.baton, project, { agent: this.host.agent, via: 'vscode', now });
       const text = renderHandover(view, now);
-      recordResume(this.host.session.root, { ts: now, project: view.project, agent: this.host.agent, via: 'vscode' });
       await this.docs.show(view.project, text);
       void vscode.window.showInformationMessage(`Hand-over of ${view.project} is open.`, 'Copy').then((pick) => {
         if (pick) void vscode.env.clipboard.writeText(text);
@@ -70,7 +69,6 @@ export class SessionCommands {
     if (!target) return undefined;
     try {
       const closed = await this.host.session.baton.closeAbandoned(target.project, target.session);
-      this.host.session.changed([target.project]);
       inform(`Closed ${target.session} in ${target.project}: wrote auto-closed checkpoint ${closed.session}.`);
       return { closed };
     } catch (err) {

@@ -14,7 +14,7 @@ export class VaultCommands {
 
   /** Drops every cache and asks the vault again (the watcher makes this rarely needed). */
   refresh = async (): Promise<void> => {
-    this.host.session.changed();
+    this.host.session.forget();
     await this.host.refresh();
   };
 

@@ -4,14 +4,15 @@
 import * as vscode from 'vscode';
 import type { CommitResult } from '../../core/baton';
 import type { CheckpointFields, GitState } from '../../core/model';
-import { systemClock } from '../../adapters/openBaton';
+import { checkpointFields } from '../../app/checkpointFields';
+import { systemClock } from '../../app/openBaton';
 import { plainLabel } from '../../core/lensText';
 import { age } from '../../core/time';
 import type { BatonHost } from '../batonHost';
 import type { Log } from '../log';
 import { workspaceGitState } from '../workspaceGit';
 import type { Args } from './args';
-import { asArgs, inform, list, showFailure, str } from './args';
+import { asArgs, inform, showFailure, str } from './args';
 import type { CommitAnswers } from './commitInput';
 import { askCommit } from './commitInput';
 import { pickOrType, pickProject } from './pickProject';
@@ -52,7 +53,6 @@ export class WriteCommands {
     if (!text?.trim()) return undefined;
     try {
       const r = await this.host.session.baton.note(scope, str(args.agent) ?? this.host.agent, text);
-      this.host.session.changed([scope]);
       if (r.redactions) inform(`Masked ${r.redactions} secret(s) before writing the note.`);
       if (!r.durable) void vscode.window.showWarningMessage(`The note is kept in .baton/pending/ but not yet in the vault (run Baton: Rebuild Index once the folder is writable): ${r.reason}`);
       return { durable: r.durable };
@@ -82,7 +82,6 @@ export class WriteCommands {
         fields = fieldsOf(answers);
       }
       const r = await this.host.session.baton.commit({ scope, agent, fields, handoffTo, git });
-      this.host.session.changed([scope]);
       const extras = [r.folded ? `folded ${r.folded} note(s)` : '', r.redactions ? `masked ${r.redactions} secret(s)` : ''].filter(Boolean);
       const what = handoffTo ? `Handed off to ${r.checkpoint.handoffTo}` : 'Checkpoint committed';
       void vscode.window.showInformationMessage(`${what}: ${r.checkpoint.session}${extras.length ? ` (${extras.join(', ')})` : ''}.`, 'Open').then((pick) => {
@@ -137,17 +136,8 @@ export class WriteCommands {
   }
 }
 
+/** The fields typed into the boxes or passed as arguments; `decided` is the boxes' (and the arguments') name for decisions. */
 function fieldsOf(a: Args | CommitAnswers): Partial<CheckpointFields> {
   const r = a as Args;
-  return {
-    task: str(r.task) ?? '',
-    intent: str(r.intent) ?? '',
-    state: str(r.state) ?? '',
-    next: str(r.next) ?? '',
-    decisions: list(r.decided ?? r.decisions),
-    failed: list(r.failed),
-    verified: list(r.verified),
-    blockers: list(r.blockers),
-    files: list(r.files),
-  };
+  return checkpointFields({ ...r, decisions: r.decided ?? r.decisions }, { typed: true });
 }

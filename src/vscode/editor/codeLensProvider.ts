@@ -5,7 +5,7 @@
 import * as vscode from 'vscode';
 import type { Touch } from '../../core/model';
 import { lensTitle, lensTooltip } from '../../core/lensText';
-import { systemClock } from '../../adapters/openBaton';
+import { systemClock } from '../../app/openBaton';
 import { Commands } from '../ids';
 import type { Log } from '../log';
 import type { FileTouches } from './fileTouches';

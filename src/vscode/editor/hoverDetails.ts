@@ -5,8 +5,8 @@
 import type * as vscode from 'vscode';
 import type { Touch } from '../../core/model';
 import { buildHover, DETAILED, type HoverEntry } from '../../core/hoverText';
-import { systemClock } from '../../adapters/openBaton';
-import { FileHistory } from '../../adapters/git/fileHistory';
+import { systemClock } from '../../app/openBaton';
+import { lastCommits } from '../../app/lastCommits';
 import type { BatonHost } from '../batonHost';
 import { gitAllowed, readConfig } from '../config';
 import { hoverMarkdown } from '../markdown';
@@ -26,7 +26,7 @@ interface Built {
 }
 
 export class HoverDetails {
-  private readonly history = new FileHistory();
+  private readonly history = lastCommits();
   private readonly built = new Map<string, Built>();
 
   constructor(

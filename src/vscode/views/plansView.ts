@@ -11,7 +11,7 @@ export class PlansView extends TreeProvider {
     const session = this.host.session;
     const current = this.host.project.current;
     // The folder listing, not the index: a project may hold plans before its first checkpoint.
-    const scopes = await session.vault.scopes();
+    const scopes = await session.baton.scopes();
     const groups: Node[] = [];
     for (const scope of scopes) {
       const plans = await session.plans(scope);

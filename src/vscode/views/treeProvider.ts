@@ -3,7 +3,7 @@
 // rather than thrown (a thrown error leaves a view blank with no welcome, and
 // one unreadable file must never break a view).
 import * as vscode from 'vscode';
-import { systemClock } from '../../adapters/openBaton';
+import { systemClock } from '../../app/openBaton';
 import type { BatonHost } from '../batonHost';
 import { Disposable } from '../lifecycle';
 import type { Log } from '../log';

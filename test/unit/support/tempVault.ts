@@ -2,7 +2,7 @@
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
-import { openBaton } from '../../../src/adapters/openBaton';
+import { openBaton } from '../../../src/app/openBaton';
 import type { Baton } from '../../../src/core/baton';
 
 export const T0 = Date.UTC(2026, 7, 14, 14, 32, 7) / 1000;
@@ -28,7 +28,7 @@ export function tempVault(start = T0): TempVault {
   const clock = { t: start, now: () => clock.t };
   return {
     root,
-    baton: openBaton(root, clock),
+    baton: openBaton(root, { clock }),
     clock,
     advance: (s) => {
       clock.t += s;

@@ -5,9 +5,9 @@ import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 import { usage } from '../core/errors';
-import { parse, str } from '../cli/args';
-import type { Context } from '../cli/context';
-import { AGENTS, installHooks, parseAgent, uninstallHooks, type InstallResult } from './hooksInstall';
+import { AGENTS, installHooks, parseAgent, uninstallHooks, type InstallResult } from '../app/hooksInstall';
+import { parse, str } from './args';
+import type { Context } from './context';
 
 const HELP = 'install|uninstall claude-code|codex|cursor [--user] [--dir DIR] [--command CMD] [--json]';
 

@@ -10,7 +10,7 @@
 // stays auto-closed even when resumed: that nobody reviewed it matters more.
 import type { Baton } from '../core/baton';
 import type { Checkpoint } from '../core/model';
-import type { ResumeRecord } from './resumeLog';
+import { readResumes, type ResumeRecord } from '../adapters/resumeLog';
 
 export interface SessionCounts {
   open: number;
@@ -83,4 +83,9 @@ export async function sessionStats(baton: Baton, resumes: readonly ResumeRecord[
     for (const k of ['open', 'resumed', 'closed', 'autoClosed', 'abandoned'] as const) add(stats, k, counts[k]);
   }
   return stats;
+}
+
+/** `sessionStats` over the vault's own resume log. */
+export function vaultStats(baton: Baton, onlyProject?: string): Promise<SessionStats> {
+  return sessionStats(baton, readResumes(baton.vaultRoot), onlyProject);
 }

@@ -5,7 +5,7 @@
 // even on the same events, are never touched.
 import * as path from 'path';
 import { usage } from '../core/errors';
-import { backUp, isObject, readBackup, readSettings, restoreOrWrite, serialize, writeSettings, type JsonObject } from './settingsFile';
+import { backUp, isObject, readBackup, readSettings, restoreOrWrite, serialize, writeSettings, type JsonObject } from '../adapters/settingsFile';
 
 export type HookAgent = 'claude-code' | 'codex' | 'cursor';
 

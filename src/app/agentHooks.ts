@@ -1,17 +1,34 @@
-// What each agent hook does once its payload is known to matter. Loaded only
-// then (see hookCommand.ts): this file pulls in the core, the vault and git.
+// What each agent hook does once its payload is known to matter: the use
+// cases behind the hooks' door (src/hooks), which parses the payload and
+// prints what the agent should read. Loaded only then (see
+// hooks/hookCommand.ts): this file pulls in the core, the vault and git.
 import { createHash } from 'crypto';
 import type { Baton } from '../core/baton';
 import { refused } from '../core/errors';
 import { hasHandover, renderHandover } from '../core/handover';
-import { safeScope } from '../core/names';
-import { openBaton } from '../adapters/openBaton';
-import { projectNameOf } from '../adapters/git/projectName';
-import { readGitState } from '../adapters/git/gitState';
-import { recordResume } from '../stats/resumeLog';
-import { readBinding, updateBinding } from './agentSessions';
-import type { HookPayload } from './payload';
-import { clip, readUserWords } from './transcript';
+import { readBinding, updateBinding } from '../adapters/agentSessions';
+import { clip, readUserWords } from '../adapters/claudeTranscript';
+import { gitStateOf } from './commit';
+import { openBaton } from './openBaton';
+import { resume } from './resume';
+import { resolveScope } from './scope';
+
+/** What the hooks' door read from an agent's payload (hooks/payload.ts); every field "" when missing. */
+export interface HookPayload {
+  /** The agent's own session id (Claude Code, Codex: `session_id`; Cursor: `conversation_id`). */
+  sessionId: string;
+  transcriptPath: string;
+  /** The session's working folder (Cursor: its first workspace root). */
+  cwd: string;
+  /** session-start: startup, resume, clear, compact. */
+  source: string;
+  /** pre-compact: manual or auto. */
+  trigger: string;
+  /** session-end: clear, logout, prompt_input_exit, other. */
+  reason: string;
+  toolName: string;
+  toolInput: Record<string, unknown>;
+}
 
 /** Claude Code caps what a SessionStart hook may add to the context at 10,000 characters. */
 export const HANDOVER_LIMIT = 10_000;
@@ -36,11 +53,7 @@ const core = (h: HookEnv): Baton => (h.baton ??= openBaton(h.vaultRoot));
  * than gather every stray session of a machine into one project.
  */
 export function hookScope(h: HookEnv, p: HookPayload): string | null {
-  const given = h.env.BATON_PROJECT?.trim();
-  if (given) return safeScope(given);
-  if (!p.cwd) return null;
-  const found = projectNameOf(p.cwd);
-  return found ? safeScope(found.worktree ? `${found.project}/${found.worktree}` : found.project) : null;
+  return resolveScope({ env: h.env, folders: [p.cwd] })?.scope ?? null;
 }
 
 /**
@@ -54,12 +67,11 @@ export async function sessionStart(h: HookEnv, p: HookPayload): Promise<string> 
   const scope = hookScope(h, p);
   if (!scope) return '';
   const baton = core(h);
-  const view = await baton.resume(scope);
+  const view = await resume(baton, scope, { agent: h.agent, via: 'hook', now: h.now(), onlyWithHandover: true });
   if (p.sessionId) {
     await updateBinding(h.vaultRoot, h.agent, p.sessionId, h.now(), { scope, cwd: p.cwd, transcript: p.transcriptPath });
   }
   if (!hasHandover(view)) return '';
-  recordResume(h.vaultRoot, { ts: h.now(), project: scope, agent: h.agent, via: 'hook' });
   const first =
     `Baton, the session record of ${scope}: below is the hand-over earlier sessions left. Its "Didn't work" list holds approaches ` +
     'an earlier session tried and ruled out, with its reasons. Progress is recorded with baton note; baton checkpoint leaves the next hand-over.\n\n';
@@ -105,7 +117,7 @@ export async function preCompact(h: HookEnv, p: HookPayload): Promise<string> {
     fields: { task: words.opening ? clip(words.opening, OPENING_CHARS) : '', state: words.opening || latest.length ? state : '' },
     extra,
     at: h.now(),
-    git: p.cwd ? await readGitState(p.cwd) : undefined,
+    git: p.cwd ? await gitStateOf(p.cwd) : undefined,
   });
   if (p.sessionId) {
     await updateBinding(h.vaultRoot, h.agent, p.sessionId, h.now(), { scope, cwd: p.cwd, transcript: p.transcriptPath, lastCapture: fingerprint });

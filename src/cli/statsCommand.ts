@@ -2,17 +2,16 @@
 // closed, auto-closed and abandoned (definitions in sessionStats.ts).
 import { usage } from '../core/errors';
 import { safeScope, rootProject } from '../core/names';
-import { parse, str } from '../cli/args';
-import type { Context } from '../cli/context';
-import { readResumes } from './resumeLog';
-import { sessionStats } from './sessionStats';
+import { vaultStats } from '../app/sessionStats';
+import { parse, str } from './args';
+import type { Context } from './context';
 
 export async function stats(ctx: Context, args: string[]): Promise<number> {
   const { values, positionals } = parse('stats', args, { json: { type: 'boolean' }, project: { type: 'string', short: 'p' } }, '[PROJECT] [--json]');
   if (positionals.length > 1) throw usage(`One project at a time; got ${positionals.join(', ')}.`);
   const given = positionals[0] ?? str(values.project);
   const project = given ? rootProject(safeScope(given)) : undefined;
-  const s = await sessionStats(ctx.core(), readResumes(ctx.vault), project);
+  const s = await vaultStats(ctx.core(), project);
   if (values.json) {
     ctx.json(s);
     return 0;

@@ -1,0 +1,32 @@
+// Committing a checkpoint (or a hand-off, which is a checkpoint addressed to
+// someone) as every door does it: with the git state of the folder that is the
+// project, and, when an agent wrote it, without the placeholders agents put in
+// "didn't work" ("none", "n/a"), which would read as a dead end ruled out.
+import type { Baton, CommitRequest, CommitResult } from '../core/baton';
+import type { GitState } from '../core/model';
+import { emptyGit } from '../core/model';
+import { placeholderNotice, splitPlaceholders } from '../core/placeholders';
+import { readGitState } from '../adapters/git/gitState';
+
+/**
+ * The git state a checkpoint records: the folder's, or none when no folder is
+ * the project (another repository's state would be a false record). With
+ * `enabled: false` (an untrusted workspace) git is not run at all.
+ */
+export function gitStateOf(folder: string | null | undefined, opts: { enabled?: boolean } = {}): Promise<GitState> {
+  return folder ? readGitState(folder, opts) : Promise.resolve(emptyGit());
+}
+
+export interface AgentCommitResult extends CommitResult {
+  /** The "failed" items left out as placeholders, in the order given. */
+  placeholdersDropped: string[];
+  /** The sentence telling the agent so, "" when nothing was dropped. */
+  placeholderNotice: string;
+}
+
+/** A checkpoint written by an agent through a tool: placeholders in "failed" are dropped and reported. */
+export async function commitAsAgent(baton: Baton, req: CommitRequest): Promise<AgentCommitResult> {
+  const { kept, dropped } = splitPlaceholders(req.fields.failed ?? []);
+  const r = await baton.commit({ ...req, fields: { ...req.fields, failed: kept } });
+  return { ...r, placeholdersDropped: dropped, placeholderNotice: placeholderNotice(kept, dropped) };
+}

@@ -1,0 +1,90 @@
+// A vault held open by a long-lived process (the extension): the core over one
+// index kept open and lent in turn, and the questions an editor asks of the
+// vault's files (is there a vault, which scope a changed file is of, one
+// checkpoint by its slug). Kept free of `vscode`, so the editor's session only
+// adds caches, a watcher and events on top.
+import type { Baton, IndexResult } from '../core/baton';
+import type { Checkpoint } from '../core/model';
+import { SqlIndex } from '../adapters/index/sqlIndex';
+import { parseCheckpoint } from '../adapters/markdown/checkpointFile';
+import type { SharedIndexLease } from '../adapters/sharedIndex';
+import { readCapped } from '../adapters/vault/atomicFile';
+import { FsVault } from '../adapters/vault/fsVault';
+import { insideVault, probeVault, scopeOfVaultFile, type VaultProbe } from '../adapters/vaultLayout';
+import { keptIndex, openBaton } from './openBaton';
+
+export interface KeptVaultOptions {
+  /** Told the scope after each of the core's own writes. */
+  onWrite(scope: string): void;
+  /** Told about failed background saves of the index (a cache: logged, not fatal). */
+  onError(err: unknown): void;
+}
+
+export class KeptVault {
+  readonly baton: Baton;
+  private readonly vault: FsVault;
+  private readonly lease: SharedIndexLease;
+
+  constructor(
+    readonly root: string,
+    opts: KeptVaultOptions,
+  ) {
+    this.vault = new FsVault(root);
+    this.lease = keptIndex(root, { onError: opts.onError });
+    this.baton = openBaton(root, { index: this.lease, onWrite: opts.onWrite });
+  }
+
+  /** A watcher now reports every change: a query with nothing reported since may skip its refresh. */
+  followChanges(): void {
+    this.lease.followChanges();
+  }
+
+  /** The vault changed on disk (or may have): the next query refreshes the index. */
+  changed(): void {
+    this.lease.changed();
+  }
+
+  probe(): Promise<VaultProbe> {
+    return probeVault(this.root, this.vault.sessionsDir);
+  }
+
+  /** The scope of a changed vault file, undefined when it is no scope's. */
+  scopeOfFile(file: string): string | undefined {
+    return scopeOfVaultFile(this.vault.sessionsDir, file);
+  }
+
+  contains(file: string): boolean {
+    return insideVault(this.root, file);
+  }
+
+  /** The absolute file of a vault-relative slug, or undefined when it would leave the vault's sessions. */
+  fileOf(slug: string): string | undefined {
+    try {
+      return this.vault.pathOf(slug);
+    } catch {
+      return undefined;
+    }
+  }
+
+  /** One checkpoint read from its file (`sessions/<scope>/<id>`), or null when it cannot be read or lies outside the vault. */
+  async checkpoint(slug: string): Promise<Checkpoint | null> {
+    const file = this.fileOf(slug);
+    const text = file ? await readCapped(file) : null;
+    if (text === null) return null;
+    const rel = slug.split('/');
+    return parseCheckpoint(text, rel[rel.length - 1], rel.slice(1, -1).join('/'));
+  }
+
+  /** Deletes the saved index and rebuilds it from the markdown files (nothing is lost: it is a cache). */
+  async rebuildIndex(): Promise<IndexResult> {
+    await this.lease.reset(() => SqlIndex.removeSaved(this.vault));
+    const result = await this.baton.reindex();
+    await this.lease.flush();
+    return result;
+  }
+
+  /** Saves and closes the index for good. */
+  close(): Promise<void> {
+    return this.lease.dispose();
+  }
+}

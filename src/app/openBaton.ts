@@ -1,0 +1,56 @@
+// The one composition of the core over the real adapters. Every door (the CLI,
+// the MCP server, the hooks, the extension), the bench and the tests open
+// Baton here, so all of them see a vault the same way; what differs between
+// them is passed in (how the index is lent, the clock, who hears of writes),
+// as unstorage's createStorage takes its driver.
+import * as path from 'path';
+import { Baton, type IndexLease } from '../core/baton';
+import type { ClockPort } from '../core/ports';
+import { SqlIndex } from '../adapters/index/sqlIndex';
+import { SharedIndexLease, type SharedIndexOptions } from '../adapters/sharedIndex';
+import { FsVault } from '../adapters/vault/fsVault';
+import { PendingNotes } from '../adapters/vault/pendingNotes';
+
+export const systemClock: ClockPort = { now: () => Math.floor(Date.now() / 1000) };
+
+export interface OpenOptions {
+  clock?: ClockPort;
+  /**
+   * How the core borrows the index. By default it is opened, saved and closed
+   * per use, as a CLI process wants; the extension lends one it keeps open
+   * (`keptIndex`).
+   */
+  index?: IndexLease;
+  /** Told the scope after each write of the core (failed halfway too), so caches drop what they held. */
+  onWrite?(scope: string): void;
+}
+
+export function openBaton(vaultRoot: string, opts: OpenOptions = {}): Baton {
+  const vault = new FsVault(vaultRoot);
+  return new Baton({
+    vault,
+    clock: opts.clock ?? systemClock,
+    pending: new PendingNotes(path.join(vault.dataDir, 'pending')),
+    index: opts.index ?? perUseIndex(vault),
+    onWrite: opts.onWrite,
+  });
+}
+
+/** The index kept open and lent in turn (see sharedIndex.ts): for a process that asks many questions. */
+export function keptIndex(vaultRoot: string, opts: Omit<SharedIndexOptions, 'open'> = {}): SharedIndexLease {
+  const vault = new FsVault(vaultRoot);
+  return new SharedIndexLease({ ...opts, open: () => SqlIndex.open(vault) });
+}
+
+function perUseIndex(vault: FsVault): IndexLease {
+  return {
+    acquire: () => SqlIndex.open(vault),
+    release: async (index) => {
+      try {
+        await index.save();
+      } finally {
+        index.close();
+      }
+    },
+  };
+}

@@ -1,0 +1,26 @@
+// Resuming a project: reading its hand-over, and counting the pick-up for
+// `baton stats`. Every door resumes through here, so none can forget the count.
+import type { Baton, ResumeView } from '../core/baton';
+import { hasHandover } from '../core/handover';
+import { recordResume } from '../adapters/resumeLog';
+
+export interface ResumeBy {
+  agent: string;
+  /** The door: cli, mcp, hook, vscode. */
+  via: string;
+  now: number;
+  /**
+   * Count the resume only when there was something to hand over. A hook
+   * resumes at every session start of every project, and a start with
+   * nothing to read is not a pick-up.
+   */
+  onlyWithHandover?: boolean;
+}
+
+export async function resume(baton: Baton, scope: string, by: ResumeBy): Promise<ResumeView> {
+  const view = await baton.resume(scope);
+  if (!by.onlyWithHandover || hasHandover(view)) {
+    recordResume(baton.vaultRoot, { ts: by.now, project: view.project, agent: by.agent, via: by.via });
+  }
+  return view;
+}
