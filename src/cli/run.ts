@@ -3,6 +3,7 @@
 // error message says what was wrong and what to do.
 import { BatonError } from '../core/errors';
 import type { Io } from '../app/io';
+import { findVaultFlag, vaultFlagAt } from '../app/vaultLocation';
 import { VERSION } from '../app/version';
 import { basicMemoryDir } from '../app/why';
 import { parse, str } from './args';
@@ -93,11 +94,12 @@ function globals(argv: string[]): { vault?: string; version: boolean; help: bool
   let help = false;
   for (; i < argv.length; i++) {
     const a = argv[i];
-    if (a === '--vault') {
-      vault = argv[++i];
+    const flag = vaultFlagAt(argv, i);
+    if (flag) {
+      vault = flag.vault;
       if (vault === undefined) throw new BatonError('usage', '--vault needs a folder: baton --vault DIR COMMAND ...');
-    } else if (a.startsWith('--vault=')) vault = a.slice(8);
-    else if (a === '--version' || a === '-v') version = true;
+      i += flag.width - 1;
+    } else if (a === '--version' || a === '-v') version = true;
     else if (a === '--help' || a === '-h') help = true;
     else break;
   }
@@ -119,12 +121,12 @@ export async function run(argv: string[], io: Io, doors: Partial<OtherDoors> = {
     const command = COMMANDS[name] ?? doorCommands(doors)[name];
     if (!command) throw new BatonError('usage', `Unknown command "${name}". Run baton --help for the list.`);
     // A --vault given after the command is honoured too: agents put flags anywhere.
-    const at = args.findIndex((a) => a === '--vault' || a.startsWith('--vault='));
+    const at = findVaultFlag(args);
     let vault = g.vault;
     if (at >= 0) {
-      const inline = args[at].startsWith('--vault=');
-      vault = inline ? args[at].slice(8) : args[at + 1];
-      args.splice(at, inline ? 1 : 2);
+      const flag = vaultFlagAt(args, at);
+      vault = flag?.vault;
+      args.splice(at, flag?.width ?? 1);
     }
     return await command(new Context(io, vault), args);
   } catch (err) {

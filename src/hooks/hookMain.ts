@@ -3,7 +3,7 @@
 // the core, sql.js, the YAML parser and git. A hook fires after every tool
 // call an agent makes; starting those costs more than the hook's work.
 import type { Io } from '../app/io';
-import { resolveVault } from '../app/vaultLocation';
+import { findVaultFlag, resolveVault, vaultFlagAt } from '../app/vaultLocation';
 import { hook } from './hookCommand';
 
 /**
@@ -15,11 +15,11 @@ export function hookArgs(argv: readonly string[]): { vault?: string; args: strin
   const rest = [...argv];
   let vault: string | undefined;
   const take = (): boolean => {
-    const i = rest.findIndex((a) => a === '--vault' || a.startsWith('--vault='));
-    if (i < 0) return false;
-    const inline = rest[i].startsWith('--vault=');
-    vault = inline ? rest[i].slice(8) : rest[i + 1];
-    rest.splice(i, inline ? 1 : 2);
+    const i = findVaultFlag(rest);
+    const flag = i < 0 ? null : vaultFlagAt(rest, i);
+    if (!flag) return false;
+    vault = flag.vault;
+    rest.splice(i, flag.width);
     return vault !== undefined;
   };
   while (take());
