@@ -5,12 +5,12 @@
 import { z } from 'zod';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { checkpointJson } from '../core/publicJson';
-import { checkpointFields as fieldsOf } from '../app/checkpointFields';
+import { checkpointFields } from '../app/checkpointFields';
 import { commitAsAgent, gitStateOf } from '../app/commit';
-import { agentArg, checkpointFields, commitOutput, checkpointJsonSchema, noteOutput, projectArg, savePlanOutput } from './schemas';
+import { agentArg, checkpointFields as fieldArgs, commitOutput, checkpointJsonSchema, noteOutput, projectArg, savePlanOutput } from './schemas';
 import { guarded, reply, type ToolContext } from './toolContext';
 
-type FieldArgs = { [K in keyof typeof checkpointFields]?: K extends 'task' | 'intent' | 'state' | 'next' ? string : string[] };
+type FieldArgs = { [K in keyof typeof fieldArgs]?: K extends 'task' | 'intent' | 'state' | 'next' ? string : string[] };
 
 const WRITE = { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false } as const;
 
@@ -18,7 +18,7 @@ async function commitFrom(ctx: ToolContext, a: FieldArgs & { project?: string; a
   const { scope, folder } = await ctx.project(a.project);
   const agent = ctx.agent(a.agent);
   const git = await gitStateOf(folder);
-  const r = await commitAsAgent(ctx.deps.baton, { scope, agent, fields: fieldsOf(a), handoffTo: to, git, at: ctx.deps.now() });
+  const r = await commitAsAgent(ctx.deps.baton, { scope, agent, fields: checkpointFields(a), handoffTo: to, git, at: ctx.deps.now() });
   const lines = [
     `${to ? `Handoff to ${r.checkpoint.handoffTo}` : 'Checkpoint'} ${r.checkpoint.session} written in ${scope}: ${r.path}`,
   ];
@@ -73,7 +73,7 @@ export function registerWriteTools(server: McpServer, ctx: ToolContext): void {
         'Commit a checkpoint: the durable record the next agent or person reads first. Call it before you stop, before a risky change, ' +
         'or at a milestone. Put every approach you tried and ruled out in "failed", with why: that is what saves the next session hours. ' +
         'Give at least a task, state or next step. Folds your working notes.',
-      inputSchema: { project: projectArg, ...checkpointFields, agent: agentArg },
+      inputSchema: { project: projectArg, ...fieldArgs, agent: agentArg },
       outputSchema: commitOutput,
       annotations: WRITE,
     },
@@ -90,7 +90,7 @@ export function registerWriteTools(server: McpServer, ctx: ToolContext): void {
       inputSchema: {
         project: projectArg,
         to: z.string().describe('Who takes over: an agent ("cursor", "codex") or a person.'),
-        ...checkpointFields,
+        ...fieldArgs,
         agent: agentArg,
       },
       outputSchema: commitOutput,

@@ -71,7 +71,7 @@ export class WriteCommands {
       const git = await workspaceGitState(this.host.project, scope);
       let fields: Partial<CheckpointFields>;
       if (fromArgs) {
-        fields = fieldsOf(args);
+        fields = typedFields(args);
       } else {
         const answers = await askCommit({
           title: handoffTo ? `Hand Off to ${handoffTo}` : `Commit Checkpoint to ${scope}`,
@@ -79,7 +79,7 @@ export class WriteCommands {
           notesHint: await this.notesHint(scope, agent),
         });
         if (!answers) return undefined;
-        fields = fieldsOf(answers);
+        fields = typedFields(answers);
       }
       const r = await this.host.session.baton.commit({ scope, agent, fields, handoffTo, git });
       const extras = [r.folded ? `folded ${r.folded} note(s)` : '', r.redactions ? `masked ${r.redactions} secret(s)` : ''].filter(Boolean);
@@ -137,7 +137,7 @@ export class WriteCommands {
 }
 
 /** The fields typed into the boxes or passed as arguments; `decided` is the boxes' (and the arguments') name for decisions. */
-function fieldsOf(a: Args | CommitAnswers): Partial<CheckpointFields> {
+function typedFields(a: Args | CommitAnswers): Partial<CheckpointFields> {
   const r = a as Args;
   return checkpointFields({ ...r, decisions: r.decided ?? r.decisions }, { typed: true });
 }
