@@ -65,7 +65,7 @@ const cache = new Map();
 
 /** The files `file` imports at run time (type-only imports are erased, so they make no cycle). */
 export function runtimeDeps(file) {
-  let mtime = 0;
+  let mtime;
   try {
     mtime = fs.statSync(file).mtimeMs;
   } catch {
