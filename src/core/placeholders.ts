@@ -1,8 +1,8 @@
 // What agents write in a "didn't work" list when a template asks for dead ends
 // and they have none. Recorded, "none" would teach the next agent nothing and
 // read as if something had been ruled out; every writer an agent drives (MCP,
-// VS Code's language-model tools) drops these and says so.
-// No imports: the extension bundles this without the MCP SDK.
+// VS Code's language-model tools) drops these and says so, through
+// app/commit.ts's commitAsAgent.
 
 const PLACEHOLDER = /^\s*(?:none|none yet|n\/?a|na|-+|—|–|nothing|nothing yet|nil|null|no|not applicable|tbd)\s*[.!]?\s*$/i;
 

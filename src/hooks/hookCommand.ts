@@ -17,7 +17,7 @@ const PLAN_TOOL = 'ExitPlanMode';
 
 const now = (): number => Math.floor(Date.now() / 1000);
 
-/** All a hook needs of the CLI's Context; hookMain.ts builds one without loading the rest of the CLI. */
+/** All a hook needs: the vault and the terminal. The CLI hands one in, and hookMain.ts builds one without loading the CLI. */
 export interface HookContext {
   readonly vault: string;
   readonly io: Io;
