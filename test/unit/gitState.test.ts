@@ -1,25 +1,10 @@
 import * as assert from 'assert';
-import { execFileSync } from 'child_process';
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 import { emptyGit } from '../../src/core/model';
 import { parseStatus, readGitState } from '../../src/adapters/git/gitState';
-
-// Test repositories are made with a git that ignores the developer's own
-// config (a global commit.gpgsign would otherwise break every commit).
-const gitEnv = {
-  ...process.env,
-  GIT_CONFIG_NOSYSTEM: '1',
-  GIT_CONFIG_GLOBAL: os.devNull,
-  GIT_AUTHOR_NAME: 'Test',
-  GIT_AUTHOR_EMAIL: 'test@example.com',
-  GIT_COMMITTER_NAME: 'Test',
-  GIT_COMMITTER_EMAIL: 'test@example.com',
-};
-
-const git = (cwd: string, ...args: string[]): string =>
-  execFileSync('git', args, { cwd, env: gitEnv, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] }).trim();
+import { git } from './support/gitRepo';
 
 const temps: string[] = [];
 function tempDir(): string {

@@ -1,5 +1,6 @@
-// A real git repository in a temporary folder, with no user or system config
-// leaking in from the machine running the tests.
+// Real git repositories for tests, made with a git that ignores the
+// developer's own config (a global commit.gpgsign would otherwise break every
+// commit).
 import { execFileSync } from 'child_process';
 import * as fs from 'fs';
 import * as os from 'os';
