@@ -16,12 +16,6 @@ export function str(v: unknown): string | undefined {
   return typeof v === 'string' && v.trim() ? v.trim() : undefined;
 }
 
-/** A list field: an array of strings, or one string whose items are separated by `;`. */
-export function list(v: unknown): string[] {
-  const raw = Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : typeof v === 'string' ? v.split(';') : [];
-  return raw.map((s) => s.trim()).filter(Boolean);
-}
-
 /** The vault slug an argument points at: `{slug}`, a tree node holding a checkpoint, touch or plan, or a string. */
 export function slugOf(v: unknown): string | undefined {
   if (typeof v === 'string') return str(v);
