@@ -20,4 +20,3 @@ export function parse(command: string, args: string[], options: Options, help: s
 }
 
 export const str = (v: unknown): string | undefined => (typeof v === 'string' ? v : undefined);
-export const list = (v: unknown): string[] => (Array.isArray(v) ? v.map(String) : typeof v === 'string' ? [v] : []);

@@ -2,8 +2,9 @@
 import { parseBody } from '../core/checkpointBody';
 import { usage } from '../core/errors';
 import type { CheckpointFields } from '../core/model';
+import { checkpointFields } from '../app/checkpointFields';
 import { gitStateOf } from '../app/commit';
-import { list, parse, str, type Options } from './args';
+import { parse, str, type Options } from './args';
 import type { Context } from './context';
 
 const common: Options = {
@@ -45,19 +46,20 @@ export async function note(ctx: Context, args: string[]): Promise<number> {
 }
 
 async function fieldsFrom(ctx: Context, values: Record<string, unknown>): Promise<Partial<CheckpointFields>> {
-  const flags: Partial<CheckpointFields> = {
-    task: str(values.task) ?? '',
-    intent: str(values.intent) ?? '',
-    state: str(values.state) ?? '',
-    next: str(values.next) ?? '',
-    decisions: list(values.decided),
-    failed: list(values.failed),
-    verified: list(values.verified),
-    blockers: list(values.blocker),
-    commands: list(values.ran),
-    questions: list(values.question),
-    files: list(values.file),
-  };
+  // The flags' names are the CLI's own; the fields are the model's.
+  const flags: Partial<CheckpointFields> = checkpointFields({
+    task: values.task,
+    intent: values.intent,
+    state: values.state,
+    next: values.next,
+    decisions: values.decided,
+    failed: values.failed,
+    verified: values.verified,
+    blockers: values.blocker,
+    commands: values.ran,
+    questions: values.question,
+    files: values.file,
+  });
   const piped = await ctx.io.stdin();
   if (!piped.trim()) return flags;
   // Markdown on stdin fills what the flags left empty; a flag always wins.
