@@ -3,6 +3,8 @@
 // command hooks); Cursor's is flat (event → commands) with a version number.
 // Baton's entries are recognised by their command, so a person's own hooks,
 // even on the same events, are never touched.
+import * as fs from 'fs';
+import * as os from 'os';
 import * as path from 'path';
 import { usage } from '../core/errors';
 import { backUp, isObject, readBackup, readSettings, restoreOrWrite, serialize, writeSettings, type JsonObject } from '../adapters/settingsFile';
@@ -210,4 +212,25 @@ export function uninstallHooks(agent: HookAgent, baseDir: string): InstallResult
   if (!removeOurs(structuredClone(current.value), spec, agent)) return { file, changed: false, backup: null, outcome: 'unchanged' };
   const outcome = restoreOrWrite(current, withoutOurs(current.value, spec, agent, readBackup(file)?.value ?? null), leftEmpty);
   return { file, changed: true, backup: null, outcome };
+}
+
+/**
+ * The folder whose agent settings `baton hooks` edits: the person's home with
+ * `user`, else the folder given, else the repository root above `cwd` (where
+ * agents look for a project's settings), else `cwd` itself.
+ */
+export function hooksBase(where: { user?: boolean; dir?: string; cwd: string; env: NodeJS.ProcessEnv }): string {
+  if (where.user) return homeOf(where.env);
+  return where.dir ? path.resolve(where.cwd, where.dir) : projectRoot(where.cwd);
+}
+
+function projectRoot(dir: string): string {
+  for (let d = path.resolve(dir); ; d = path.dirname(d)) {
+    if (fs.existsSync(path.join(d, '.git'))) return d;
+    if (path.dirname(d) === d) return path.resolve(dir);
+  }
+}
+
+function homeOf(env: NodeJS.ProcessEnv): string {
+  return env.HOME?.trim() || env.USERPROFILE?.trim() || os.homedir();
 }

@@ -1,27 +1,12 @@
 // `baton hooks install|uninstall AGENT [--user]`: puts Baton's hooks into the
 // project's (or, with --user, the person's) settings of Claude Code, Codex or
 // Cursor, and takes them out again.
-import * as fs from 'fs';
-import * as os from 'os';
-import * as path from 'path';
 import { usage } from '../core/errors';
-import { AGENTS, installHooks, parseAgent, uninstallHooks, type InstallResult } from '../app/hooksInstall';
+import { AGENTS, hooksBase, installHooks, parseAgent, uninstallHooks, type InstallResult } from '../app/hooksInstall';
 import { parse, str } from './args';
 import type { Context } from './context';
 
 const HELP = 'install|uninstall claude-code|codex|cursor [--user] [--dir DIR] [--command CMD] [--json]';
-
-/** The repository root above `dir` (where agents look for project settings), else `dir` itself. */
-function projectRoot(dir: string): string {
-  for (let d = path.resolve(dir); ; d = path.dirname(d)) {
-    if (fs.existsSync(path.join(d, '.git'))) return d;
-    if (path.dirname(d) === d) return path.resolve(dir);
-  }
-}
-
-function homeOf(env: NodeJS.ProcessEnv): string {
-  return env.HOME?.trim() || env.USERPROFILE?.trim() || os.homedir();
-}
 
 export async function hooks(ctx: Context, args: string[]): Promise<number> {
   const { values, positionals } = parse(
@@ -35,8 +20,7 @@ export async function hooks(ctx: Context, args: string[]): Promise<number> {
   const agent = parseAgent(agentName);
   const dir = str(values.dir);
   if (values.user && dir) throw usage('Give --user or --dir, not both.');
-  // --dir is taken as given; otherwise the repository root, where the agent looks for project settings.
-  const base = values.user ? homeOf(ctx.io.env) : dir ? path.resolve(ctx.io.cwd, dir) : projectRoot(ctx.io.cwd);
+  const base = hooksBase({ user: values.user === true, dir, cwd: ctx.io.cwd, env: ctx.io.env });
   const command = str(values.command)?.trim() || 'baton';
   const r: InstallResult = action === 'install' ? installHooks(agent, base, command) : uninstallHooks(agent, base);
   if (values.json) {
