@@ -1,6 +1,8 @@
 // The architecture's boundaries fail the lint: ESLint's own Node API runs the
 // repository's eslint.config.mjs over small made-up trees in a temporary
-// folder, laid out as src/ is.
+// folder, laid out as src/ is. The config is copied beside the tree (with the
+// repository's node_modules linked in) because its zones are anchored at the
+// config's own folder.
 import { strict as assert } from 'assert';
 import * as fs from 'fs';
 import * as path from 'path';
@@ -23,18 +25,19 @@ const CLEAN: Tree = {
   'src/cli.ts': "import { command } from './cli/command';\nimport { tool } from './mcp/tool';\n\nexport const both = [command, tool];\n",
 };
 
+/** Every message ESLint gives on `tree`, any rule's, as "file:line: rule: message". */
 async function lint(tree: Tree): Promise<string[]> {
   const dir = tempDir('baton-lint-');
   try {
+    fs.copyFileSync(CONFIG, path.join(dir, 'eslint.config.mjs'));
+    fs.symlinkSync(path.join(ROOT, 'node_modules'), path.join(dir, 'node_modules'), 'dir');
     for (const [file, text] of Object.entries(tree)) {
       fs.mkdirSync(path.dirname(path.join(dir, file)), { recursive: true });
       fs.writeFileSync(path.join(dir, file), text);
     }
-    const eslint = new ESLint({ cwd: dir, overrideConfigFile: CONFIG });
+    const eslint = new ESLint({ cwd: dir, overrideConfigFile: path.join(dir, 'eslint.config.mjs') });
     const results = await eslint.lintFiles(['src']);
-    return results.flatMap((r) =>
-      r.messages.filter((m) => m.ruleId?.startsWith('baton/')).map((m) => `${path.relative(dir, r.filePath)}: ${m.ruleId}: ${m.message}`),
-    );
+    return results.flatMap((r) => r.messages.map((m) => `${path.relative(dir, r.filePath)}:${m.line}: ${m.ruleId}: ${m.message}`));
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });
   }
@@ -43,7 +46,7 @@ async function lint(tree: Tree): Promise<string[]> {
 describe('lint: the boundaries of the layers', function () {
   this.timeout(60_000);
 
-  it('passes a tree that keeps core ← adapters ← app ← doors', async () => {
+  it('passes a tree that keeps core ← adapters ← app ← doors, with no message from any rule', async () => {
     assert.deepEqual(await lint(CLEAN), []);
   });
 
@@ -52,8 +55,9 @@ describe('lint: the boundaries of the layers', function () {
       ...CLEAN,
       'src/cli/command.ts': "import { store } from '../adapters/store';\n\nexport const command = (s: string): string => store(s);\n",
     });
-    assert.equal(errors.length, 1, errors.join('\n'));
-    assert.match(errors[0], /^src\/cli\/command\.ts: baton\/layers: cli may import only core, app; src\/adapters\/store\.ts is in adapters/);
+    assert.deepEqual(errors, [
+      'src/cli/command.ts:1: import-x/no-restricted-paths: Unexpected path "../adapters/store" imported in restricted zone. cli may import only core, app. The direction is core ← adapters ← app ← doors, and only the entry points in src/ import doors.',
+    ]);
   });
 
   it('fails a type-only import of an adapter into a door too', async () => {
@@ -61,7 +65,8 @@ describe('lint: the boundaries of the layers', function () {
       ...CLEAN,
       'src/mcp/tool.ts': "import type { store } from '../adapters/store';\n\nexport type Tool = typeof store;\n",
     });
-    assert.deepEqual(errors.map((e) => e.split(':')[0]), ['src/mcp/tool.ts']);
+    assert.equal(errors.length, 1, errors.join('\n'));
+    assert.match(errors[0], /^src\/mcp\/tool\.ts:1: import-x\/no-restricted-paths: Unexpected path "\.\.\/adapters\/store" imported in restricted zone\. mcp may import only core, app\./);
   });
 
   it('fails a door importing another door, statically or on demand', async () => {
@@ -70,30 +75,62 @@ describe('lint: the boundaries of the layers', function () {
       'src/cli/command.ts': "import { tool } from '../mcp/tool';\n\nexport const command = (s: string): string => tool(s);\n",
       'src/hooks/hook.ts': "export const hook = (): Promise<unknown> => import('../cli/command');\n",
     });
-    assert.equal(errors.length, 2, errors.join('\n'));
-    assert.match(errors.join('\n'), /src\/cli\/command\.ts: baton\/layers: The cli door may not import the mcp door/);
-    assert.match(errors.join('\n'), /src\/hooks\/hook\.ts: baton\/layers: The hooks door may not import the cli door/);
+    assert.deepEqual(errors.sort(), [
+      'src/cli/command.ts:1: import-x/no-restricted-paths: Unexpected path "../mcp/tool" imported in restricted zone. The cli door may not import another door: share the use case through src/app, or hand it in from the entry point.',
+      'src/hooks/hook.ts:1: import-x/no-restricted-paths: Unexpected path "../cli/command" imported in restricted zone. The hooks door may not import another door: share the use case through src/app, or hand it in from the entry point.',
+    ]);
   });
 
   it('fails an import against the direction (the core importing the app)', async () => {
     const errors = await lint({ ...CLEAN, 'src/core/rule.ts': "import { useCase } from '../app/useCase';\n\nexport const rule = (s: string): string => useCase(s).trim();\n" });
-    assert.ok(errors.some((e) => /^src\/core\/rule\.ts: baton\/layers: core may import only itself; src\/app\/useCase\.ts is in app/.test(e)), errors.join('\n'));
+    assert.ok(
+      errors.includes('src/core/rule.ts:1: import-x/no-restricted-paths: Unexpected path "../app/useCase" imported in restricted zone. core may import only itself. The direction is core ← adapters ← app ← doors, and only the entry points in src/ import doors.'),
+      errors.join('\n'),
+    );
+  });
+
+  it('fails a layer importing a door or an entry point: only the entry points import doors', async () => {
+    const errors = await lint({
+      ...CLEAN,
+      'src/app/useCase.ts': "import { store } from '../adapters/store';\n\nexport const useCase = (s: string): string => store(s);\nexport const door = (): Promise<unknown> => import('../mcp/tool');\n",
+      'src/adapters/entry.ts': "import { both } from '../cli';\n\nexport const entry = both;\n",
+    });
+    assert.deepEqual(errors.filter((e) => !/import-x\/no-cycle/.test(e)).sort(), [
+      'src/adapters/entry.ts:1: import-x/no-restricted-paths: Unexpected path "../cli" imported in restricted zone. adapters may import only core. The direction is core ← adapters ← app ← doors, and only the entry points in src/ import doors.',
+      'src/app/useCase.ts:4: import-x/no-restricted-paths: Unexpected path "../mcp/tool" imported in restricted zone. app may import only core, adapters. The direction is core ← adapters ← app ← doors, and only the entry points in src/ import doors.',
+    ]);
   });
 
   it('fails a folder of src/ that is no layer', async () => {
     const errors = await lint({ ...CLEAN, 'src/search/find.ts': 'export const find = 1;\n' });
-    assert.deepEqual(errors, ['src/search/find.ts: baton/layers: src/search/find.ts is in "search", which is no layer of src/ (add it to baton/layers in eslint.config.mjs).']);
+    assert.deepEqual(errors, [
+      'src/search/find.ts:1: no-restricted-syntax: This folder of src/ is no layer (core, adapters, app, cli, mcp, hooks, vscode): move the file into one, or add the folder to ALLOW in eslint.config.mjs.',
+    ]);
   });
 
-  it('fails an import cycle, through a dynamic import too, and names it', async () => {
+  it('fails an import cycle, through a dynamic import too, at each import that closes it', async () => {
     const errors = await lint({
       ...CLEAN,
       'src/cli/run.ts': "import { VERSION } from './version';\n\nexport const run = (): string => VERSION;\n",
       'src/cli/version.ts': "export const VERSION = '1';\nexport const later = (): Promise<unknown> => import('./run');\n",
     });
     assert.deepEqual(errors.sort(), [
-      'src/cli/run.ts: baton/no-cycle: Import cycle: src/cli/run.ts → src/cli/version.ts → src/cli/run.ts.',
-      'src/cli/version.ts: baton/no-cycle: Import cycle: src/cli/version.ts → src/cli/run.ts → src/cli/version.ts.',
+      'src/cli/run.ts:1: import-x/no-cycle: Dependency cycle detected',
+      'src/cli/version.ts:2: import-x/no-cycle: Dependency cycle detected',
+    ]);
+  });
+
+  it('names the rest of a longer cycle', async () => {
+    const errors = await lint({
+      ...CLEAN,
+      'src/app/a.ts': "import { b } from './b';\n\nexport const a = (): number => b() + 1;\n",
+      'src/app/b.ts': "import { c } from './c';\n\nexport const b = (): number => c() + 1;\n",
+      'src/app/c.ts': "import { a } from './a';\n\nexport const c = (): number => (a ? 0 : 1);\n",
+    });
+    assert.deepEqual(errors.sort(), [
+      'src/app/a.ts:1: import-x/no-cycle: Dependency cycle via "./c:1"',
+      'src/app/b.ts:1: import-x/no-cycle: Dependency cycle via "./a:1"',
+      'src/app/c.ts:1: import-x/no-cycle: Dependency cycle via "./b:1"',
     ]);
   });
 
