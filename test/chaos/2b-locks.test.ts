@@ -6,13 +6,21 @@ import { spawn } from 'child_process';
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
-import { VaultLocks } from '../../src/adapters/vault/scopeLock';
+import { procStart, STALE_MS, VaultLocks } from '../../src/adapters/vault/scopeLock';
 import { removeTree, sleep, tempRoot } from './support';
 
 const lockFiles = (dir: string): string[] => fs.readdirSync(dir).filter((n) => n.endsWith('.lock'));
 const ns = (): string => {
   try {
     return fs.readlinkSync('/proc/self/ns/pid');
+  } catch {
+    return '';
+  }
+};
+
+const boot = (): string => {
+  try {
+    return fs.readFileSync('/proc/sys/kernel/random/boot_id', 'utf8').trim();
   } catch {
     return '';
   }
@@ -66,6 +74,46 @@ describe('chaos 2b: vault locks', function () {
     const t0 = Date.now();
     await locks.with('scope:kestrel', async () => undefined);
     assert.ok(Date.now() - t0 >= 250, 'waited for the holder to let go');
+  });
+
+  it('never breaks by age a lock whose holder on this machine is alive (a paused process cannot refresh it)', async () => {
+    const name = (await captureName(locks, dir)) ?? '';
+    const file = path.join(dir, name);
+    const start = procStart(1)?.start ?? '';
+    fs.writeFileSync(file, JSON.stringify({ host: os.hostname(), ns: ns(), boot: boot(), pid: 1, start, token: 'asleep' }));
+    const old = new Date(Date.now() - 10 * STALE_MS);
+    fs.utimesSync(file, old, old);
+    assert.equal(await locks.tryWith('scope:kestrel', async () => 'took it'), null, 'an old lock of a live local holder is not broken');
+    setTimeout(() => fs.rmSync(file), 300);
+    const t0 = Date.now();
+    await locks.with('scope:kestrel', async () => undefined);
+    assert.ok(Date.now() - t0 >= 250, 'waited for the holder to let go');
+  });
+
+  it('breaks at once a lock whose pid now belongs to another process (reused), or that was taken before this boot', async function () {
+    if (!procStart('self')) this.skip(); // no /proc: a reused pid cannot be told apart
+    const name = (await captureName(locks, dir)) ?? '';
+    const file = path.join(dir, name);
+    const realStart = procStart(1)?.start ?? '';
+    for (const holder of [
+      { boot: boot(), start: String(Number(realStart) + 12345) }, // pid 1 is alive, but not the process that took the lock
+      { boot: 'another-boot-0000', start: realStart }, // the very same pid and start, before a reboot
+    ]) {
+      fs.writeFileSync(file, JSON.stringify({ host: os.hostname(), ns: ns(), pid: 1, token: 'reused', ...holder }));
+      const t0 = Date.now();
+      assert.equal(await locks.tryWith('scope:kestrel', async () => 'took it'), 'took it', JSON.stringify(holder));
+      assert.ok(Date.now() - t0 < 1000, `took ${Date.now() - t0} ms`);
+    }
+  });
+
+  it('judges a holder on another host by the lock\'s age only', async () => {
+    const name = (await captureName(locks, dir)) ?? '';
+    const file = path.join(dir, name);
+    fs.writeFileSync(file, JSON.stringify({ host: 'elsewhere.example', ns: ns(), boot: boot(), pid: 1, start: '1', token: 'remote' }));
+    assert.equal(await locks.tryWith('scope:kestrel', async () => 'took it'), null, 'a fresh remote lock is held');
+    const old = new Date(Date.now() - 2 * STALE_MS);
+    fs.utimesSync(file, old, old);
+    assert.equal(await locks.tryWith('scope:kestrel', async () => 'took it'), 'took it', 'a stale remote lock is broken');
   });
 
   it('breaks a lock of unknown owner once it is older than the staleness window, and a stale breaker too', async () => {

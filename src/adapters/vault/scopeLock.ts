@@ -4,12 +4,17 @@
 //
 // A lock is a small file, `<sha>.lock`, created whole and exclusively (a hard
 // link of a finished temporary file), that names its holder: host, pid, pid
-// namespace and a random token. Agents' hooks get killed (timeouts, Ctrl-C,
-// a closed terminal), so a holder that died must not block the vault:
-//   - a holder on this machine (same host and pid namespace) whose process
-//     no longer exists is dead at once;
-//   - any other holder is dead when the lock's mtime, which a live holder
-//     refreshes every few seconds, is older than STALE_MS.
+// namespace, boot, the process's start time and a random token. Agents' hooks
+// get killed (timeouts, Ctrl-C, a closed terminal), so a holder that died must
+// not block the vault; a holder that is only paused (Ctrl-Z, a debugger, a
+// laptop asleep) cannot refresh its lock, and must not lose it:
+//   - a holder on this machine (same host, pid namespace and boot) is judged
+//     by its process alone, never by the lock's age: dead at once when the
+//     pid no longer exists, is a zombie, or is now another process (its start
+//     time differs: the pid was reused); alive, however long it is stopped;
+//   - a holder on another host (a vault on a network share), or of unknown
+//     shape, is dead when the lock's mtime, which a live holder refreshes
+//     every few seconds, is older than STALE_MS.
 // A dead lock is broken under a second, short-lived lock (`<sha>.lock.break`),
 // after checking that the file is still the very one judged dead (its token),
 // so two processes that both saw it dead can never remove a third's fresh lock.
@@ -31,6 +36,10 @@ interface Holder {
   ns: string;
   pid: number;
   token: string;
+  /** The kernel's boot id: pids restart at every boot. '' where unknown. */
+  boot: string;
+  /** The process's start time (clock ticks since boot, /proc/<pid>/stat field 22). '' where unknown. */
+  start: string;
 }
 
 interface Seen {
@@ -49,9 +58,34 @@ function pidNamespace(): string {
   }
 }
 
-const ME = { host: os.hostname(), ns: pidNamespace() };
+function bootId(): string {
+  try {
+    return fs.readFileSync('/proc/sys/kernel/random/boot_id', 'utf8').trim();
+  } catch {
+    return '';
+  }
+}
 
-function alive(pid: number): boolean {
+/**
+ * What /proc says of a process (Linux): its start time and whether it is a
+ * zombie. null where there is no /proc, or when the pid is gone.
+ */
+export function procStart(pid: number | 'self'): { start: string; zombie: boolean } | null {
+  let stat: string;
+  try {
+    stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+  } catch {
+    return null;
+  }
+  // `pid (comm) state ...`: comm may hold spaces and parentheses, so fields count from the last ')'.
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  const start = fields[19] ?? '';
+  return /^[0-9]+$/.test(start) ? { start, zombie: fields[0] === 'Z' || fields[0] === 'X' } : null;
+}
+
+const ME = { host: os.hostname(), ns: pidNamespace(), boot: bootId(), start: procStart('self')?.start ?? '' };
+
+function exists(pid: number): boolean {
   try {
     process.kill(pid, 0);
     return true;
@@ -61,11 +95,22 @@ function alive(pid: number): boolean {
   }
 }
 
+/** Whether a holder on this machine still runs: its pid exists and is still the process that took the lock. */
+function holderAlive(h: Holder): boolean {
+  if (!exists(h.pid)) return false;
+  const proc = procStart(h.pid);
+  if (!proc) return true; // no /proc (macOS) or gone this instant: kill(0) said it exists
+  if (proc.zombie) return false;
+  // A lock of an older Baton names no start time: the pid's existence is all there is to judge.
+  return !h.start || proc.start === h.start;
+}
+
 function parseHolder(raw: string): Holder | null {
   try {
     const v = JSON.parse(raw) as Partial<Holder>;
     if (typeof v.host === 'string' && typeof v.ns === 'string' && Number.isSafeInteger(v.pid) && typeof v.token === 'string') {
-      return { host: v.host, ns: v.ns, pid: v.pid as number, token: v.token };
+      const text = (x: unknown): string => (typeof x === 'string' ? x : '');
+      return { host: v.host, ns: v.ns, pid: v.pid as number, token: v.token, boot: text(v.boot), start: text(v.start) };
     }
   } catch {
     // a lock written by hand or torn on a file system without links: judged by its age
@@ -73,10 +118,19 @@ function parseHolder(raw: string): Holder | null {
   return null;
 }
 
+/**
+ * A holder on this machine is judged by its process, never by the lock's age:
+ * a stopped process cannot refresh its lock, and breaking it would let its
+ * next write land on top of someone else's. Only a holder Baton cannot check
+ * (another host, an unknown file) is judged by age.
+ */
 function isDead(seen: Seen): boolean {
   const h = seen.holder;
-  if (h && h.host === ME.host && h.ns === ME.ns && h.pid > 0 && h.pid !== process.pid) {
-    if (!alive(h.pid)) return true;
+  if (h && h.host === ME.host && h.ns === ME.ns && h.pid > 0) {
+    // Written before this machine's last boot: every pid of that boot is gone.
+    if (h.boot && ME.boot && h.boot !== ME.boot) return true;
+    if (h.pid === process.pid) return h.start !== '' && ME.start !== '' && h.start !== ME.start;
+    return !holderAlive(h);
   }
   return Date.now() - seen.mtimeMs > STALE_MS;
 }
@@ -181,11 +235,14 @@ export class VaultLocks {
    * Takes the lock, waiting up to `waitMs` for a live holder; a dead one is
    * broken at once. Returns the release function, or null when still busy.
    */
+  /** Who held the lock when a wait gave up, for the message. */
+  private lastHolder: Holder | null = null;
+
   private async acquire(key: string, waitMs: number): Promise<(() => Promise<void>) | null> {
     await ensureDir(this.dir);
     const file = this.lockPath(key);
     const token = randomBytes(12).toString('hex');
-    const content = JSON.stringify({ host: ME.host, ns: ME.ns, pid: process.pid, token, key: key.slice(0, 200) });
+    const content = JSON.stringify({ host: ME.host, ns: ME.ns, boot: ME.boot, pid: process.pid, start: ME.start, token, key: key.slice(0, 200) });
     const deadline = Date.now() + waitMs;
     let delay = 5;
     for (;;) {
@@ -194,7 +251,10 @@ export class VaultLocks {
       if (seen === null) continue; // released in between: claim again at once
       // Another process breaking it at the same moment: wait like for a live holder.
       if (seen !== 'unreadable' && isDead(seen) && (await breakDead(file, seen))) continue;
-      if (Date.now() >= deadline) return null;
+      if (Date.now() >= deadline) {
+        this.lastHolder = seen === 'unreadable' ? null : seen.holder;
+        return null;
+      }
       await sleep(Math.min(delay, Math.max(1, deadline - Date.now())) * (0.5 + Math.random()));
       delay = Math.min(100, delay * 1.3);
     }
@@ -220,9 +280,12 @@ export class VaultLocks {
   async with<T>(key: string, fn: () => Promise<T>): Promise<T> {
     const release = await this.acquire(key, WAIT_MS);
     if (!release) {
+      const h = this.lastHolder;
+      const who = h && h.host === ME.host && h.ns === ME.ns ? `process ${h.pid} on this machine` : h ? `process ${h.pid} on ${h.host}` : 'another Baton process';
       throw new BatonError(
         'failed',
-        `Could not lock "${key}" in the vault within ${WAIT_MS / 1000}s: another Baton process is holding it and still running. Retry when it finishes.`,
+        `Could not lock "${key}" in the vault within ${WAIT_MS / 1000}s: ${who} is holding it and still running ` +
+          `(or is stopped: Ctrl-Z, a debugger). Retry when it finishes, or resume it.`,
       );
     }
     try {
