@@ -1,7 +1,7 @@
 // The session core: every rule of the vault contract that involves more than
 // one file. Entry points (CLI, MCP, VS Code) call this and nothing below it.
 import { isEmptyCheckpoint } from './checkpointBody';
-import { refused, usage, VaultWriteError } from './errors';
+import { refused, usage, VaultReadError, VaultWriteError } from './errors';
 import type { Abandoned, Checkpoint, CheckpointFields, GitState, Note, Plan, ProjectContinuity, Touch } from './model';
 import { emptyFields, emptyGit } from './model';
 import { rootProject, safeName, safeScope } from './names';
@@ -11,7 +11,7 @@ import type { ClockPort, DeadEnd, IndexPort, NoteLine, PendingPort, VaultPort } 
 import { maskFields, maskSecrets } from './secrets';
 import { abandonedAcross, continuityOf } from './continuity';
 import { checkTime } from './time';
-import { autoClosedState, foldIntoState, isAbandoned, openSessions, sessionsToFold, toAbandoned, type OpenSession } from './sessions';
+import { autoClosedState, foldIntoState, isAbandoned, openSessions, sessionsToFold, toAbandoned } from './sessions';
 
 export interface CommitRequest {
   scope: string;
@@ -171,8 +171,7 @@ export class Baton {
         slug: '',
       };
       const { id, path } = await vault.createCheckpoint(scope, cp, now);
-      const closed = new Set(fold.map((s) => s.id));
-      await vault.replaceNotes(scope, this.remaining(sessions, closed));
+      await this.takeOutFolded(scope, id, foldedNotes);
       const written = { ...cp, session: id, slug: `sessions/${scope}/${id}` };
       return { checkpoint: written, path, redactions, folded: foldedNotes.length };
     }));
@@ -269,7 +268,7 @@ export class Baton {
       const previous = (await vault.checkpoints(scope)).filter((c) => c.ts <= cp.ts).sort(newestFirst)[0];
       cp.follows = previous?.session ?? '';
       const written = await vault.createCheckpoint(scope, cp, target.start);
-      await vault.replaceNotes(scope, this.remaining(sessions, new Set([target.id])));
+      await this.takeOutFolded(scope, written.id, target.notes);
       return { ...cp, session: written.id, slug: `sessions/${scope}/${written.id}` };
     }));
   }
@@ -332,7 +331,8 @@ export class Baton {
           if (!present) await vault.appendNote(p.scope, line);
         });
       } catch (err) {
-        if (err instanceof VaultWriteError) continue;
+        // Still refused, or its notes file unreadable: it stays pending for a later run.
+        if (err instanceof VaultWriteError || err instanceof VaultReadError) continue;
         throw err;
       }
       await pending.remove(p.id);
@@ -363,12 +363,21 @@ export class Baton {
     }
   }
 
-  private remaining(sessions: OpenSession[], closed: Set<string>): NoteLine[] {
-    return sessions
-      .filter((s) => !closed.has(s.id))
-      .flatMap((s) => s.notes)
-      .map(({ text, agent, ts }) => ({ text, agent, ts }))
-      .sort((a, b) => a.ts - b.ts);
+  /**
+   * Takes the folded notes out of the notes file once their checkpoint is
+   * written. When that rewrite fails (a full disk), the checkpoint is taken
+   * back, so the notes stay open once rather than also folded: the commit
+   * fails whole, and says why.
+   */
+  private async takeOutFolded(scope: string, id: string, folded: Note[]): Promise<void> {
+    const { vault } = this.deps;
+    if (folded.length === 0) return;
+    try {
+      await vault.removeNotes(scope, folded.map(({ text, agent, ts }) => ({ text, agent, ts })));
+    } catch (err) {
+      await vault.removeCheckpoint(scope, id).catch(() => undefined);
+      throw err;
+    }
   }
 
   // The session id needs the agent's first open note, which would cost a read

@@ -32,3 +32,17 @@ export class VaultWriteError extends BatonError {
     this.name = 'VaultWriteError';
   }
 }
+
+/**
+ * A vault file exists but cannot be read (permissions, an I/O error). Never
+ * taken for an empty file: what it holds would be lost by a rewrite.
+ */
+export class VaultReadError extends BatonError {
+  constructor(
+    message: string,
+    readonly code: string,
+  ) {
+    super('failed', message);
+    this.name = 'VaultReadError';
+  }
+}

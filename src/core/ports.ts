@@ -29,11 +29,18 @@ export interface VaultPort {
    * session set to the claimed id. Returns the id and the absolute path.
    */
   createCheckpoint(scope: string, cp: Checkpoint, stampTs: number): Promise<{ id: string; path: string }>;
+  /** The scope's open notes; [] when it has none; throws when its notes file cannot be read (never "no notes"). */
   notes(scope: string): Promise<NoteLine[]>;
   /** One O_APPEND line: the cost does not grow with the notes already there. */
   appendNote(scope: string, note: NoteLine): Promise<void>;
-  /** Rewrites `uncommitted.md` from what is still open; deletes it when nothing is. */
-  replaceNotes(scope: string, notes: NoteLine[]): Promise<void>;
+  /**
+   * Takes folded notes out of `uncommitted.md` (each once per time listed),
+   * keeping every other line as it is (open notes, lines written by hand);
+   * deletes the file when nothing but its header is left.
+   */
+  removeNotes(scope: string, folded: NoteLine[]): Promise<void>;
+  /** Removes a checkpoint this process has just written (a commit that could not finish). */
+  removeCheckpoint(scope: string, id: string): Promise<void>;
   createPlan(scope: string, plan: PlanInput): Promise<Plan>;
   plans(scope: string): Promise<Plan[]>;
   /** Runs `fn` holding the scope's cross-process lock. */

@@ -70,6 +70,42 @@ async function writeTemp(target: string, content: string | Uint8Array): Promise<
   return tmp;
 }
 
+/** Writes all of `buf` at the handle's position, or throws: a short write (a full disk) is never taken for a whole one. */
+export async function writeAll(handle: fs.promises.FileHandle, buf: Uint8Array): Promise<void> {
+  let off = 0;
+  while (off < buf.length) {
+    const { bytesWritten } = await handle.write(buf, off, buf.length - off);
+    if (bytesWritten <= 0) throw Object.assign(new Error('short write'), { code: 'ENOSPC' });
+    off += bytesWritten;
+  }
+}
+
+/**
+ * Replaces `target` atomically with what `produce` writes, piece by piece (a
+ * file too big to build in memory). `produce` returning false means "no file
+ * at all": the temporary file is dropped and `target` removed.
+ */
+export async function writeAtomicStream(target: string, produce: (write: (buf: Uint8Array) => Promise<void>) => Promise<boolean>): Promise<void> {
+  const tmp = tempPath(target);
+  let handle: fs.promises.FileHandle | undefined;
+  let keep: boolean;
+  try {
+    handle = await fs.promises.open(tmp, 'wx', FILE_MODE);
+    const h = handle;
+    keep = await produce((buf) => writeAll(h, buf));
+    if (keep) await handle.sync();
+    await handle.close();
+    handle = undefined;
+    if (keep) await fs.promises.rename(tmp, target);
+    else await fs.promises.rm(target, { force: true });
+  } catch (err) {
+    await handle?.close().catch(() => undefined);
+    throw asWriteError(err, target);
+  } finally {
+    await fs.promises.rm(tmp, { force: true }).catch(() => undefined);
+  }
+}
+
 /** Replaces `target` atomically. */
 export async function writeAtomic(target: string, content: string | Uint8Array): Promise<void> {
   const tmp = await writeTemp(target, content);

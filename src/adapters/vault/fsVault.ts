@@ -9,8 +9,9 @@ import { safeName } from '../../core/names';
 import type { NoteLine, PlanInput, VaultPort } from '../../core/ports';
 import { stamp } from '../../core/time';
 import { isCheckpointFileName, parseCheckpoint, parsePlan, renderCheckpoint, renderPlan } from '../markdown/checkpointFile';
-import { notesHeader, parseNotes, renderNoteLine } from '../markdown/notesFile';
-import { asWriteError, createExclusive, cutBytes, ensureDir, NAME_MAX, readCapped, writeAtomic } from './atomicFile';
+import { notesHeader, renderNoteLine } from '../markdown/notesFile';
+import { asWriteError, createExclusive, cutBytes, ensureDir, NAME_MAX, readCapped } from './atomicFile';
+import { readNoteLines, rewriteNotesWithout } from './notesLines';
 import { VaultLocks } from './scopeLock';
 
 export const NOTES_FILE = 'uncommitted.md';
@@ -90,9 +91,9 @@ export class FsVault implements VaultPort {
     throw new BatonError('failed', `Could not find a free checkpoint name in ${scope} within ${MAX_STEPS} seconds of ${stamp(stampTs)}; retry in a minute.`);
   }
 
+  /** Every note, however big the file; [] when there is none; throws when it cannot be read (never "no notes"). */
   async notes(scope: string): Promise<NoteLine[]> {
-    const text = await readCapped(path.join(this.scopeDir(scope), NOTES_FILE), 256 << 20);
-    return text === null ? [] : parseNotes(text);
+    return readNoteLines(path.join(this.scopeDir(scope), NOTES_FILE));
   }
 
   async appendNote(scope: string, note: NoteLine): Promise<void> {
@@ -107,15 +108,15 @@ export class FsVault implements VaultPort {
     }
   }
 
-  async replaceNotes(scope: string, notes: NoteLine[]): Promise<void> {
-    const file = path.join(this.scopeDir(scope), NOTES_FILE);
-    if (notes.length === 0) {
-      await fs.promises.rm(file, { force: true }).catch((err) => {
-        throw asWriteError(err, file);
-      });
-      return;
-    }
-    await writeAtomic(file, notesHeader(scope.split('/')[0]) + notes.map(renderNoteLine).join(''));
+  async removeNotes(scope: string, folded: NoteLine[]): Promise<void> {
+    await rewriteNotesWithout(path.join(this.scopeDir(scope), NOTES_FILE), folded);
+  }
+
+  async removeCheckpoint(scope: string, id: string): Promise<void> {
+    const file = path.join(this.scopeDir(scope), `${id}.md`);
+    await fs.promises.rm(file, { force: true }).catch((err) => {
+      throw asWriteError(err, file);
+    });
   }
 
   async createPlan(scope: string, plan: PlanInput): Promise<Plan> {
@@ -182,13 +183,40 @@ async function appendExisting(file: string, line: string): Promise<boolean> {
       await handle.read(last, 0, 1, size - 1);
       if (last[0] !== 0x0a) lead = '\n';
     }
-    await handle.write(lead + line);
+    const bytes = Buffer.from(lead + line, 'utf8');
+    let written = 0;
+    try {
+      ({ bytesWritten: written } = await handle.write(bytes, 0, bytes.length));
+    } catch (err) {
+      await cutBack(handle, size);
+      throw err;
+    }
+    if (written !== bytes.length) {
+      // A short write: the disk filled up part way through the line. The
+      // part that landed is cut off again, so no torn line is left to be read
+      // as a note or to swallow the next one, and the note is not acknowledged.
+      await cutBack(handle, size);
+      throw Object.assign(new Error(`short write: ${written} of ${bytes.length} bytes`), { code: 'ENOSPC' });
+    }
   } catch (err) {
     throw asWriteError(err, file);
   } finally {
     await handle.close();
   }
   return true;
+}
+
+/**
+ * Cuts a notes file back to the size it had before a failed append. Under the
+ * scope lock no other append can have landed since. If even that fails, the
+ * torn tail has no newline, and the next append starts a line of its own.
+ */
+async function cutBack(handle: fs.promises.FileHandle, size: number): Promise<void> {
+  try {
+    if ((await handle.stat()).size > size) await handle.truncate(size);
+  } catch {
+    // best effort: see above
+  }
 }
 
 async function listDirs(dir: string): Promise<string[]> {
