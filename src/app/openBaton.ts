@@ -3,7 +3,6 @@
 // Baton here, so all of them see a vault the same way; what differs between
 // them is passed in (how the index is lent, the clock, who hears of writes),
 // as unstorage's createStorage takes its driver.
-import * as path from 'path';
 import { Baton, type IndexLease } from '../core/baton';
 import type { ClockPort } from '../core/ports';
 import { SqlIndex } from '../adapters/index/sqlIndex';
@@ -30,7 +29,7 @@ export function openBaton(vaultRoot: string, opts: OpenOptions = {}): Baton {
   return new Baton({
     vault,
     clock: opts.clock ?? systemClock,
-    pending: new PendingNotes(path.join(vault.dataDir, 'pending')),
+    pending: new PendingNotes(vault.pendingDirs),
     index: opts.index ?? perUseIndex(vault),
     onWrite: opts.onWrite,
   });

@@ -41,7 +41,7 @@ export async function note(ctx: Context, args: string[]): Promise<number> {
   const r = await ctx.core().note(ctx.project(str(values.project)), ctx.agent(str(values.agent)), text, ctx.time(str(values.at)));
   if (values.json) ctx.json({ ...r.note, durable: r.durable, redactions: r.redactions });
   if (r.redactions) ctx.io.err(`Masked ${r.redactions} secret(s) before writing.\n`);
-  if (!r.durable) ctx.io.err(`The note was kept in ${ctx.vault}/.baton/pending/ but is not yet durable: ${r.reason}\n`);
+  if (!r.durable) ctx.io.err(`The note was kept in ${ctx.vault}/.baton-live/pending/ but is not yet durable: ${r.reason}\n`);
   return 0;
 }
 

@@ -102,7 +102,7 @@ export class Baton {
   /**
    * Appends a working note to the agent's open session in the scope. One
    * append, no index: hooks call this on every step. When the vault refuses the
-   * write the note is kept beside the index (.baton/pending/) and the caller is told it is not durable.
+   * write the note is kept aside (.baton-live/pending/, beside the cache, not in it) and the caller is told it is not durable.
    */
   async note(scopeIn: string, agentIn: string, textIn: string, at?: number): Promise<NoteResult> {
     const scope = safeScope(scopeIn);

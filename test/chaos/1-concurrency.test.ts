@@ -144,7 +144,7 @@ describe('chaos 1: concurrent writers, committers and a reader', function () {
     assert.ok(folded > 0 && byOthers > 0, 'both kinds of fold happened, so both were tested');
 
     // ---- no litter, no stuck lock
-    const left = walk(vault).filter((e) => /\.tmp$/.test(e.rel) || e.rel.startsWith(path.join('.baton', 'locks') + path.sep));
+    const left = walk(vault).filter((e) => /\.tmp$/.test(e.rel) || e.rel.startsWith(path.join('.baton-live', 'locks') + path.sep));
     assert.deepEqual(left.map((e) => e.rel), [], 'no temporary file or held lock is left once every process exited normally');
 
     // ---- the index agrees with the files, as saved and rebuilt from nothing

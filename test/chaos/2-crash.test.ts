@@ -14,7 +14,7 @@ import { ensureBuilt, log, occurrences, parseJson, pool, readRaw, removeTree, rn
 
 const OPS = Number(process.env.CHAOS_CRASH_OPS ?? 200);
 const SCOPES = ['heron', 'heron/wt', 'ibis'];
-const LOCKS = (vault: string): string => path.join(vault, '.baton', 'locks');
+const LOCKS = (vault: string): string => path.join(vault, '.baton-live', 'locks');
 const now = (): number => Math.floor(Date.now() / 1000);
 
 type Op =

@@ -2,8 +2,8 @@
 // permission bits stop nothing, so the CLI runs as an unprivileged user
 // (nobody, 65534) over a vault that user owns, and the folders are made
 // read-only for real. Two honest cases:
-//   - the notes folders refuse writes but `.baton/` (where refused notes wait,
-//     in `.baton/pending/`) still takes them: a note is acknowledged as kept
+//   - the notes folders refuse writes but `.baton-live/` (where refused notes
+//     wait, in `.baton-live/pending/`) still takes them: a note is acknowledged as kept
 //     but not yet durable, and a later `baton index`, once the folder is
 //     writable again, writes it out exactly once;
 //   - the whole vault refuses writes: nothing can be kept anywhere, and the
@@ -67,7 +67,7 @@ describe('chaos 5: a vault that refuses writes', function () {
     const cp = await cli(['checkpoint', '-p', 'osprey', '-a', 'claude', '--task', 'a checkpoint before']);
     assert.ok(cp.acked, cp.stderr);
 
-    // ---- the notes folders refuse writes; .baton/ does not
+    // ---- the notes folders refuse writes; .baton-live/ does not
     chmodTree(path.join(vault, 'sessions'), 0o500, 0o400);
     // The same user really cannot write there (root could: that is why the CLI is not root here).
     const probe = spawnSync(process.execPath, ['-e', `require('fs').appendFileSync(${JSON.stringify(path.join(vault, 'sessions', 'kestrel', 'uncommitted.md'))}, 'x')`], asRoot ? { uid: NOBODY, gid: NOBODY } : {});
@@ -85,9 +85,9 @@ describe('chaos 5: a vault that refuses writes', function () {
       assert.match(r.stderr, /not yet durable/, 'and the writer is told it is not yet durable');
       assert.match(r.stderr, /baton index/, 'and what to do about it');
     }
-    const pendingDir = path.join(vault, '.baton', 'pending');
+    const pendingDir = path.join(vault, '.baton-live', 'pending');
     const pending = fs.existsSync(pendingDir) ? fs.readdirSync(pendingDir).filter((f) => f.endsWith('.json')) : [];
-    assert.equal(pending.length, refusedNotes.length, 'each refused note waits in .baton/pending/, one file each');
+    assert.equal(pending.length, refusedNotes.length, 'each refused note waits in .baton-live/pending/, one file each');
     assert.equal(fs.statSync(pendingDir).mode & 0o777, 0o700, 'the pending folder is private');
     for (const f of pending) assert.equal(fs.statSync(path.join(pendingDir, f)).mode & 0o777, 0o600, 'a pending note is private');
 
@@ -109,8 +109,9 @@ describe('chaos 5: a vault that refuses writes', function () {
     assert.equal(parseJson<{ rescued: number }>(early, 'index').rescued, 0);
     assert.equal(fs.readdirSync(pendingDir).filter((f) => f.endsWith('.json')).length, refusedNotes.length, 'nothing pending is dropped while the vault still refuses');
 
-    // ---- the whole vault refuses writes, .baton/ included: nothing can be kept, and the note says so
+    // ---- the whole vault refuses writes, .baton/ and .baton-live/ included: nothing can be kept, and the note says so
     chmodTree(path.join(vault, '.baton'), 0o500, 0o400);
+    chmodTree(path.join(vault, '.baton-live'), 0o500, 0o400);
     fs.chmodSync(vault, 0o500);
     const nowhere = await cli(['note', '-p', 'kestrel', '-a', 'claude', 'nowhere to keep this']);
     assert.equal(nowhere.code, 1, `with nowhere to keep it the note is not acknowledged: ${nowhere.stderr}`);
@@ -121,6 +122,7 @@ describe('chaos 5: a vault that refuses writes', function () {
     // ---- writable again: `baton index` writes every refused note out, exactly once
     fs.chmodSync(vault, 0o700);
     chmodTree(path.join(vault, '.baton'), 0o700, 0o600);
+    chmodTree(path.join(vault, '.baton-live'), 0o700, 0o600);
     chmodTree(path.join(vault, 'sessions'), 0o700, 0o600);
     const rescue = await cli(['index', '--json']);
     assert.ok(rescue.acked, rescue.stderr);

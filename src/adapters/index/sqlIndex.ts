@@ -8,7 +8,8 @@ import * as path from 'path';
 import type { Database, SqlJsStatic } from 'sql.js';
 import type { Touch } from '../../core/model';
 import type { DeadEnd, IndexPort, RefreshStats, ScopeNote, ScopeSummary } from '../../core/ports';
-import { writeAtomic } from '../vault/atomicFile';
+import { VaultWriteError } from '../../core/errors';
+import { ensureDir, writeAtomic } from '../vault/atomicFile';
 import type { FsVault } from '../vault/fsVault';
 import { IndexWriter } from './indexWriter';
 import { BULK_INDEXES, SCHEMA, SCHEMA_VERSION } from './schema';
@@ -147,10 +148,18 @@ export class SqlIndex implements IndexPort {
     if (!force && !this.fresh && this.writer.unsavedWork * SAVE_WORK_FACTOR < this.databaseBytes() && savedWithin(file, SAVE_AT_LEAST_EVERY_MS)) return;
     // A cache may skip a save while another process holds the lock: the next
     // process simply rescans what this one would have saved.
-    const saved = await this.vault.tryLock('index', async () => {
-      await writeAtomic(file, this.sql.db.export());
-      return true;
-    });
+    // `.baton/` may be deleted at any time, this very moment included: a save
+    // that finds no folder, or a folder that refuses it, is skipped.
+    const saved = await this.vault
+      .tryLock('index', async () => {
+        await ensureDir(path.dirname(file));
+        await writeAtomic(file, this.sql.db.export());
+        return true;
+      })
+      .catch((err: unknown) => {
+        if (err instanceof VaultWriteError || (err as NodeJS.ErrnoException)?.code === 'ENOENT') return false;
+        throw err;
+      });
     if (saved) {
       this.dirty = false;
       this.fresh = false;

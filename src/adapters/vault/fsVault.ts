@@ -15,6 +15,12 @@ import { readNoteLines, rewriteNotesWithout } from './notesLines';
 import { VaultLocks } from './scopeLock';
 
 export const NOTES_FILE = 'uncommitted.md';
+/**
+ * Beside `.baton/`, not in it: what a deletion of the cache must never take
+ * from a running writer (its scope lock, a note the vault refused). Idle, it
+ * holds nothing but pending notes; it is never a cache.
+ */
+export const LIVE_DIR = '.baton-live';
 export const PLANS_DIR = 'plans';
 const MAX_STEPS = 60;
 
@@ -33,13 +39,20 @@ function fileId(prefix: string, agent: string): string {
 
 export class FsVault implements VaultPort {
   readonly sessionsDir: string;
+  /** The cache (index, logs, hook bindings): may be deleted at any time. */
   readonly dataDir: string;
+  /** Locks and pending notes (see LIVE_DIR). */
+  readonly liveDir: string;
+  /** Where notes the vault refused wait for `baton index`; the first is written, all are read (older Batons kept them in the cache). */
+  readonly pendingDirs: string[];
   private readonly locks: VaultLocks;
 
   constructor(readonly root: string) {
     this.sessionsDir = path.join(root, 'sessions');
     this.dataDir = path.join(root, '.baton');
-    this.locks = new VaultLocks(path.join(this.dataDir, 'locks'));
+    this.liveDir = path.join(root, LIVE_DIR);
+    this.pendingDirs = [path.join(this.liveDir, 'pending'), path.join(this.dataDir, 'pending')];
+    this.locks = new VaultLocks(path.join(this.liveDir, 'locks'));
   }
 
   scopeDir(scope: string): string {

@@ -1,5 +1,7 @@
 // Notes the vault refused (read-only folder, full disk) wait here, one small
-// file each under `.baton/pending/`, until `baton index` writes them out. One
+// file each under `.baton-live/pending/` (outside the cache, which may be
+// deleted at any time), until `baton index` writes them out. Notes an older
+// Baton left in `.baton/pending/` are read too. One
 // file per note means no process can overwrite another's, and a rescue that
 // crashes halfway leaves the note pending rather than lost.
 import { createHash, randomBytes } from 'crypto';
@@ -9,7 +11,14 @@ import type { NoteLine, PendingNote, PendingPort, ScopeNote } from '../../core/p
 import { createExclusive, ensureDir } from './atomicFile';
 
 export class PendingNotes implements PendingPort {
-  constructor(private readonly dir: string) {}
+  private readonly dir: string;
+  private readonly dirs: string[];
+
+  /** The first folder is written; every one is read. */
+  constructor(dirs: string | string[]) {
+    this.dirs = typeof dirs === 'string' ? [dirs] : dirs;
+    this.dir = this.dirs[0];
+  }
 
   async add(scope: string, note: NoteLine): Promise<void> {
     await ensureDir(this.dir);
@@ -19,21 +28,23 @@ export class PendingNotes implements PendingPort {
   }
 
   async list(): Promise<PendingNote[]> {
-    let names: string[];
-    try {
-      names = (await fs.promises.readdir(this.dir)).filter((n) => n.endsWith('.json')).sort();
-    } catch {
-      return [];
-    }
     const out: PendingNote[] = [];
-    for (const name of names) {
+    for (const dir of this.dirs) {
+      let names: string[];
       try {
-        const v = JSON.parse(await fs.promises.readFile(path.join(this.dir, name), 'utf8')) as ScopeNote;
-        if (typeof v.scope === 'string' && typeof v.text === 'string' && typeof v.agent === 'string' && typeof v.ts === 'number') {
-          out.push({ scope: v.scope, agent: v.agent, ts: v.ts, text: v.text, id: path.join(this.dir, name) });
-        }
+        names = (await fs.promises.readdir(dir)).filter((n) => n.endsWith('.json')).sort();
       } catch {
-        // a torn pending file holds nothing readable; leave it for a person to see
+        continue;
+      }
+      for (const name of names) {
+        try {
+          const v = JSON.parse(await fs.promises.readFile(path.join(dir, name), 'utf8')) as ScopeNote;
+          if (typeof v.scope === 'string' && typeof v.text === 'string' && typeof v.agent === 'string' && typeof v.ts === 'number') {
+            out.push({ scope: v.scope, agent: v.agent, ts: v.ts, text: v.text, id: path.join(dir, name) });
+          }
+        } catch {
+          // a torn pending file holds nothing readable; leave it for a person to see
+        }
       }
     }
     return out;

@@ -246,7 +246,17 @@ export class VaultLocks {
     const deadline = Date.now() + waitMs;
     let delay = 5;
     for (;;) {
-      if (await claim(file, content)) return this.holding(file, content);
+      let won: boolean;
+      try {
+        won = await claim(file, content);
+      } catch (err) {
+        // The locks folder was deleted under us (by hand: nothing of Baton's
+        // deletes it): make it again and claim again.
+        if ((err as NodeJS.ErrnoException).code !== 'ENOENT' || Date.now() >= deadline + STALE_MS) throw err;
+        await ensureDir(this.dir);
+        continue;
+      }
+      if (won) return this.holding(file, content);
       const seen = await look(file);
       if (seen === null) continue; // released in between: claim again at once
       // Another process breaking it at the same moment: wait like for a live holder.

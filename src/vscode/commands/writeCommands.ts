@@ -54,7 +54,7 @@ export class WriteCommands {
     try {
       const r = await this.host.session.baton.note(scope, str(args.agent) ?? this.host.agent, text);
       if (r.redactions) inform(`Masked ${r.redactions} secret(s) before writing the note.`);
-      if (!r.durable) void vscode.window.showWarningMessage(`The note is kept in .baton/pending/ but not yet in the vault (run Baton: Rebuild Index once the folder is writable): ${r.reason}`);
+      if (!r.durable) void vscode.window.showWarningMessage(`The note is kept in .baton-live/pending/ but not yet in the vault (run Baton: Rebuild Index once the folder is writable): ${r.reason}`);
       return { durable: r.durable };
     } catch (err) {
       showFailure(this.log, 'Adding the note', err);
