@@ -8,7 +8,7 @@ import type { Checkpoint } from '../core/model';
 import { SqlIndex } from '../adapters/index/sqlIndex';
 import { parseCheckpoint } from '../adapters/markdown/checkpointFile';
 import type { SharedIndexLease } from '../adapters/sharedIndex';
-import { readCapped } from '../adapters/vault/atomicFile';
+import { readCheckpointText } from '../adapters/vault/checkpointText';
 import { FsVault } from '../adapters/vault/fsVault';
 import { insideVault, probeVault, scopeOfVaultFile, type VaultProbe } from '../adapters/vaultLayout';
 import { keptIndex, openBaton } from './openBaton';
@@ -69,7 +69,7 @@ export class KeptVault {
   /** One checkpoint read from its file (`sessions/<scope>/<id>`), or null when it cannot be read or lies outside the vault. */
   async checkpoint(slug: string): Promise<Checkpoint | null> {
     const file = this.fileOf(slug);
-    const text = file ? await readCapped(file) : null;
+    const text = file ? await readCheckpointText(file) : null;
     if (text === null) return null;
     const rel = slug.split('/');
     return parseCheckpoint(text, rel[rel.length - 1], rel.slice(1, -1).join('/'));

@@ -6,6 +6,7 @@ import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js'
 import type { Io } from '../app/io';
 import { openBaton } from '../app/openBaton';
 import { createMcpServer } from './server';
+import { framedInput, MAX_MESSAGE } from './stdioFrames';
 
 export async function serveStdio(call: { vaultRoot: string; io: Io; basicMemoryDir?: string }): Promise<number> {
   const { io } = call;
@@ -23,7 +24,8 @@ export async function serveStdio(call: { vaultRoot: string; io: Io; basicMemoryD
   };
   process.on('unhandledRejection', report);
   process.on('uncaughtException', report);
-  const transport = new StdioServerTransport();
+  // Whole messages, and a reply to one too big to take (see stdioFrames.ts).
+  const transport = new StdioServerTransport(framedInput(process.stdin, (line) => process.stdout.write(line)), process.stdout, { maxBufferSize: MAX_MESSAGE + 2 });
   const closed = new Promise<void>((resolve) => {
     transport.onclose = () => resolve();
     process.stdin.once('end', () => resolve());

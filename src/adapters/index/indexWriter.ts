@@ -14,7 +14,6 @@ import * as path from 'path';
 import * as fs from 'fs';
 import type { RefreshStats } from '../../core/ports';
 import { isCheckpointFileName } from '../markdown/checkpointFile';
-import { parseNotes } from '../markdown/notesFile';
 import type { FsVault } from '../vault/fsVault';
 import { NOTES_FILE, PLANS_DIR } from '../vault/fsVault';
 import type { IndexRecord } from '../markdown/fastReader';
@@ -24,13 +23,20 @@ import { BULK_INDEXES, DROP_BULK_INDEXES } from './schema';
 import type { Statements } from './statements';
 import { PathTouches } from './pathTouches';
 import { packIds, unpackIds } from './touches';
-import { readCapped, statOf, subdirs, type Stat } from './vaultFiles';
+import { readCheckpointTextSync, WHOLE_CAP } from '../vault/checkpointText';
+import { readNoteLinesSync } from '../vault/notesLines';
+import { statOf, subdirs, type Stat } from './vaultFiles';
 
 /** A folder modified this recently may change again within the same mtime tick: rescan it next time. */
 const RACY_MS = 2000;
-/** The most of a checkpoint file that is read (a 50 MB file dropped in the vault must not stall a view). */
-const CHECKPOINT_CAP = 1 << 20;
-const NOTES_CAP = 256 << 20;
+/**
+ * Checkpoint files up to this size are read whole (by the workers too); a
+ * bigger one is read section by section, each section capped, with a line
+ * saying what was left out (checkpointText.ts): a 50 MB State must neither
+ * stall a view nor push Files and Didn't work out of the index. Notes files
+ * are read whole, line by line, whatever their size.
+ */
+const CHECKPOINT_CAP = WHOLE_CAP;
 /** What a stat and a folder listing count for, in bytes of re-read vault, when deciding to save. */
 const STAT_COST = 256;
 const LISTING_COST = 4096;
@@ -209,7 +215,7 @@ export class IndexWriter {
         if (!fst) continue;
         if (prev.mtime === fst.mtime && prev.size === fst.size) continue;
       }
-      const read = readCapped(file, CHECKPOINT_CAP);
+      const read = readCheckpointTextSync(file);
       if (read === null) continue;
       this.unsavedWork += read.stat.size;
       if (prev) this.removeCheckpoint(prev);
@@ -247,7 +253,7 @@ export class IndexWriter {
   private async readDeferred(deferred: Deferred[], stats: RefreshStats): Promise<void> {
     const here = (from: number, to: number): void => {
       for (const d of deferred.slice(from, to)) {
-        const read = readCapped(d.file, CHECKPOINT_CAP);
+        const read = readCheckpointTextSync(d.file);
         if (!read) continue;
         this.unsavedWork += read.stat.size;
         this.putCheckpoint(d.scope, d.name, read.stat, read.text);
@@ -270,6 +276,16 @@ export class IndexWriter {
         fromWorker: (at, file, paths) => {
           if (!file) return;
           const d = deferred[at];
+          if (file.size > CHECKPOINT_CAP) {
+            // A worker reads the first CHECKPOINT_CAP bytes only: a bigger file is read here, every section kept.
+            const read = readCheckpointTextSync(d.file);
+            if (read) {
+              this.unsavedWork += read.stat.size;
+              this.putCheckpoint(d.scope, d.name, read.stat, read.text);
+              stats.checkpointsParsed += 1;
+            }
+            return;
+          }
           this.unsavedWork += file.bytes;
           const st = { mtime: file.mtime, size: file.size };
           if (file.rec) this.putFields(d.scope, d.name, st, file.rec, file.refs.map((ref) => paths.id(ref, resolve)));
@@ -351,11 +367,11 @@ export class IndexWriter {
       return true;
     }
     if (prev && prev.mtime === st.mtime && prev.size === st.size && Date.now() - st.mtime > RACY_MS) return false;
-    const read = readCapped(file, NOTES_CAP);
-    this.unsavedWork += read?.stat.size ?? 0;
-    const text = read?.text ?? '';
+    // Every line, however big the file (a mirror cut at a cap would hide the last notes from continuity).
+    const notes = readNoteLinesSync(file) ?? [];
+    this.unsavedWork += st.size;
     this.sql.run('DELETE FROM notes WHERE scope = ?', [row.id]);
-    for (const n of parseNotes(text)) this.sql.run('INSERT INTO notes(scope, agent, ts, text) VALUES (?, ?, ?, ?)', [row.id, n.agent, n.ts, n.text]);
+    for (const n of notes) this.sql.run('INSERT INTO notes(scope, agent, ts, text) VALUES (?, ?, ?, ?)', [row.id, n.agent, n.ts, n.text]);
     this.setNotesStat(row, st);
     return !prev || prev.mtime !== st.mtime || prev.size !== st.size;
   }

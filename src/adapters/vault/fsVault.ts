@@ -10,7 +10,8 @@ import type { NoteLine, PlanInput, VaultPort } from '../../core/ports';
 import { stamp } from '../../core/time';
 import { isCheckpointFileName, parseCheckpoint, parsePlan, renderCheckpoint, renderPlan } from '../markdown/checkpointFile';
 import { notesHeader, renderNoteLine } from '../markdown/notesFile';
-import { asWriteError, createExclusive, cutBytes, ensureDir, NAME_MAX, readCapped } from './atomicFile';
+import { asWriteError, createExclusive, cutBytes, ensureDir, NAME_MAX } from './atomicFile';
+import { readCheckpointText, readWithNotice } from './checkpointText';
 import { readNoteLines, rewriteNotesWithout } from './notesLines';
 import { VaultLocks } from './scopeLock';
 
@@ -84,7 +85,7 @@ export class FsVault implements VaultPort {
     const names = (await listFiles(dir)).filter(isCheckpointFileName);
     const parsed = await Promise.all(
       names.map(async (name) => {
-        const text = await readCapped(path.join(dir, name));
+        const text = await readCheckpointText(path.join(dir, name));
         return text === null ? null : parseCheckpoint(text, name.slice(0, -3), scope);
       }),
     );
@@ -149,7 +150,7 @@ export class FsVault implements VaultPort {
     const names = (await listFiles(dir)).filter(isPlanFileName);
     const plans = await Promise.all(
       names.map(async (name) => {
-        const text = await readCapped(path.join(dir, name));
+        const text = await readWithNotice(path.join(dir, name));
         return text === null ? null : parsePlan(text, name.slice(0, -3), scope);
       }),
     );

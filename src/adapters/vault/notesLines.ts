@@ -7,48 +7,11 @@ import { VaultReadError } from '../../core/errors';
 import type { NoteLine } from '../../core/ports';
 import { parseNotes } from '../markdown/notesFile';
 import { writeAtomicStream } from './atomicFile';
+import { LineSplitter } from './lineSplitter';
 
 const CHUNK = 1 << 20;
 /** A line longer than this is no note Baton wrote (notes are capped far below it); it is kept but not parsed. */
 const PARSE_MAX = 64 << 20;
-
-/** Splits a byte stream on `\n`; a line is handed over without its `\n` (and `ended` false for a last line with none). */
-class LineSplitter {
-  private pieces: Buffer[] = [];
-  private pending = 0;
-
-  constructor(private readonly onLine: (line: Buffer, ended: boolean) => void) {}
-
-  push(chunk: Buffer): void {
-    let from = 0;
-    for (;;) {
-      const nl = chunk.indexOf(0x0a, from);
-      if (nl < 0) break;
-      const part = chunk.subarray(from, nl);
-      if (this.pieces.length) {
-        this.pieces.push(part);
-        this.onLine(Buffer.concat(this.pieces, this.pending + part.length), true);
-        this.pieces = [];
-        this.pending = 0;
-      } else {
-        this.onLine(part, true);
-      }
-      from = nl + 1;
-    }
-    if (from < chunk.length) {
-      // Copied: the caller reuses its read buffer.
-      const rest = Buffer.from(chunk.subarray(from));
-      this.pieces.push(rest);
-      this.pending += rest.length;
-    }
-  }
-
-  end(): void {
-    if (this.pieces.length) this.onLine(Buffer.concat(this.pieces, this.pending), false);
-    this.pieces = [];
-    this.pending = 0;
-  }
-}
 
 const parseLine = (line: Buffer): NoteLine | null => (line.length > PARSE_MAX ? null : (parseNotes(line.toString('utf8'))[0] ?? null));
 
