@@ -134,6 +134,13 @@ export async function run(argv: string[], io: Io, doors: Partial<OtherDoors> = {
       io.err(`baton: ${err.message}\n`);
       return err.kind === 'usage' ? 2 : 1;
     }
+    // A file-system error no adapter put into words (a folder deleted by hand
+    // mid-write): what and where, not a stack trace.
+    const code = (err as NodeJS.ErrnoException)?.code;
+    if (typeof code === 'string' && /^E[A-Z]+$/.test(code)) {
+      io.err(`baton: ${(err as Error).message}. The command did not complete (exit 1); retry.\n`);
+      return 1;
+    }
     io.err(`baton: ${(err as Error)?.stack ?? String(err)}\n`);
     return 1;
   }
