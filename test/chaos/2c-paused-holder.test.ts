@@ -13,8 +13,8 @@ import { ensureBuilt, log, occurrences, readRaw, removeTree, run, sleep, tempRoo
 const now = (): number => Math.floor(Date.now() / 1000);
 
 /** Every `*.lock` file under the vault with the pid it names (wherever the locks live). */
-function lockHolders(vault: string): { file: string; pid: number }[] {
-  const out: { file: string; pid: number }[] = [];
+function lockHolders(vault: string): { file: string; pid: number; key: string }[] {
+  const out: { file: string; pid: number; key: string }[] = [];
   const visit = (dir: string): void => {
     let entries: fs.Dirent[];
     try {
@@ -28,7 +28,8 @@ function lockHolders(vault: string): { file: string; pid: number }[] {
         if (e.name !== 'sessions') visit(full);
       } else if (e.name.endsWith('.lock')) {
         try {
-          out.push({ file: full, pid: Number((JSON.parse(fs.readFileSync(full, 'utf8')) as { pid: number }).pid) });
+          const holder = JSON.parse(fs.readFileSync(full, 'utf8')) as { pid: number; key?: string };
+          out.push({ file: full, pid: Number(holder.pid), key: String(holder.key ?? '') });
         } catch {
           // being written or removed right now
         }
@@ -76,14 +77,14 @@ describe('chaos 2c: a paused lock holder', function () {
       // Poll for the commit's own lock, then stop it while it holds it.
       const t0 = Date.now();
       while (Date.now() - t0 < 20_000) {
-        const mine = lockHolders(vault).find((l) => l.pid > 0 && l.pid !== process.pid);
+        const mine = lockHolders(vault).find((l) => l.pid > 0 && l.pid !== process.pid && l.key === 'scope:kestrel');
         if (mine) {
           pid = mine.pid;
           // Past its read of the notes (about 150 ms here), before its rewrite of them.
           await sleep(200 + attempt * 40);
           process.kill(pid, 'SIGSTOP');
           // Still its lock once stopped (it may have released it just before).
-          stopped = lockHolders(vault).some((l) => l.pid === pid);
+          stopped = lockHolders(vault).some((l) => l.pid === pid && l.key === 'scope:kestrel');
           if (!stopped) process.kill(pid, 'SIGCONT');
           break;
         }

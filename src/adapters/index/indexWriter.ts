@@ -368,7 +368,9 @@ export class IndexWriter {
     }
     if (prev && prev.mtime === st.mtime && prev.size === st.size && Date.now() - st.mtime > RACY_MS) return false;
     // Every line, however big the file (a mirror cut at a cap would hide the last notes from continuity).
-    const notes = readNoteLinesSync(file) ?? [];
+    const notes = readNoteLinesSync(file);
+    // Unreadable (permissions): keep what was mirrored, and look again next time; never mirror it as empty.
+    if (notes === null) return false;
     this.unsavedWork += st.size;
     this.sql.run('DELETE FROM notes WHERE scope = ?', [row.id]);
     for (const n of notes) this.sql.run('INSERT INTO notes(scope, agent, ts, text) VALUES (?, ?, ?, ?)', [row.id, n.agent, n.ts, n.text]);
