@@ -1,0 +1,57 @@
+// The commands Baton writes into agents' files, and how Baton knows its own
+// entries again: by command, never by position or name alone, so a person's
+// hook on the same event, or their own server that happens to share a name,
+// is left alone.
+import * as path from 'path';
+import type { AgentId, BatonEvent, PlanInput } from './agentPlan';
+
+/**
+ * The program configs call. User and local scope: the launcher by absolute
+ * path (no PATH needed, survives extension updates). Project scope: `baton`
+ * on PATH, because a committed file is read on teammates' machines.
+ */
+export function launcherFor(input: PlanInput): string {
+  return input.scope === 'project' ? 'baton' : input.launcherPath;
+}
+
+/** Quotes a path for the shell a hook runs in, only when it needs it (a space in a home folder). */
+export function shellWord(word: string): string {
+  if (/^[A-Za-z0-9_@%+=:,./\\-]+$/.test(word)) return word;
+  return `"${word.replace(/(["\\$`])/g, '\\$1')}"`;
+}
+
+export const hookCommand = (launcher: string, agent: AgentId, event: BatonEvent): string =>
+  `${shellWord(launcher)} hook ${agent} ${event}`;
+
+/**
+ * `… baton hook AGENT EVENT` or `… cli.js hook AGENT EVENT`, quoted or not:
+ * also what `baton hooks install` wrote before connect existed, so connecting
+ * replaces those instead of adding a second set.
+ */
+const OUR_HOOK = /(?:^|[\s/\\"'])(?:baton(?:\.cmd)?|cli\.js)["']?\s+hook\s+(claude-code|codex|cursor|gemini|copilot)\s+([a-z-]+)\s*$/;
+
+export function isOurHook(command: unknown): boolean {
+  return typeof command === 'string' && OUR_HOOK.test(command);
+}
+
+/** A server entry is Baton's when its program is a baton launcher or the CLI script and its first argument is `mcp`. */
+export function isOurServer(entry: unknown): boolean {
+  if (typeof entry !== 'object' || entry === null) return false;
+  const { command, args } = entry as { command?: unknown; args?: unknown };
+  if (typeof command !== 'string' || !Array.isArray(args)) return false;
+  const base = path.basename(command.replace(/\\/g, '/')).toLowerCase();
+  const program = base === 'baton' || base === 'baton.cmd' || base === 'baton.exe';
+  const script = (base === 'node' || base === 'node.exe' || base.startsWith('electron') || program) && args.some((a) => typeof a === 'string' && /cli\.js$/.test(a));
+  return (program || script) && args.includes('mcp');
+}
+
+/** Baton's stdio server: the launcher with `mcp`, and the vault in its environment (absent from a project file). */
+export function serverEntry(input: PlanInput): { command: string; args: string[]; env?: Record<string, string> } {
+  const entry: { command: string; args: string[]; env?: Record<string, string> } = { command: launcherFor(input), args: ['mcp'] };
+  if (input.scope !== 'project') entry.env = { BATON_VAULT: input.vault };
+  return entry;
+}
+
+export const PROJECT_NOTE =
+  'This file is meant to be committed: it calls `baton` on PATH and names no vault. Each teammate needs the `baton` command on PATH ' +
+  "(Baton: Install 'baton' Command in PATH, or npm install -g of the CLI) and, to choose a vault, BATON_VAULT in their environment (default ~/baton).";

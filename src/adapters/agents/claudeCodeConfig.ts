@@ -1,0 +1,115 @@
+// Claude Code: Baton's hooks in its settings files and Baton's MCP server.
+//
+// Facts, from Claude Code's documentation (code.claude.com/docs/en/hooks and
+// /mcp, read from the mirror ericbuess/claude-code-docs, docs/hooks.md and
+// docs/mcp.md at ec68a5b, 2026-08-22):
+// - Hooks live in ~/.claude/settings.json (all projects), .claude/settings.json
+//   (committed), .claude/settings.local.json (not committed), shaped
+//   {"hooks": {EVENT: [{"matcher"?, "hooks": [{"type": "command", "command", "timeout"}]}]}}
+//   (hooks.md, "Hook locations" and "Command hook fields").
+// - `timeout` is in seconds; the command default is 600. SessionEnd hooks share
+//   a 1.5 s budget, raised to the longest configured per-hook timeout up to 60 s
+//   (hooks.md, "Common fields").
+// - A matcher of letters, digits, `_`, `-`, `|` is a list of exact names
+//   (hooks.md, "Matcher patterns"): "Edit|Write|NotebookEdit|ExitPlanMode"
+//   matches those tools and not MultiEdit-like look-alikes.
+// - SessionStart plain stdout, or hookSpecificOutput.additionalContext, is added
+//   to the context; over 10,000 characters it is saved to a file and replaced by
+//   a preview (hooks.md, "Exit code 0" and "JSON output").
+// - MCP scopes: local and user live in ~/.claude.json, project in .mcp.json at
+//   the project root, {"mcpServers": {name: {command, args, env}}} (mcp.md,
+//   "MCP installation scopes"). ~/.claude.json is a file Claude Code "writes for
+//   itself; you don't need to edit it": sign-in, per-project trust and the
+//   global config live there, and it is rewritten (with rotating backups) by
+//   Claude Code (docs/settings.md, "Where settings live"; docs/claude-directory.md).
+//   So Baton does not edit it: for user and local scope it gives the supported
+//   writer, `claude mcp add-json --scope user|local NAME JSON` (mcp.md, "Add MCP
+//   servers from JSON configuration"), and writes .mcp.json only for project scope.
+// - Project servers from .mcp.json wait for the person's approval in an
+//   interactive session (mcp.md, "Project scope").
+import * as path from 'path';
+import type { AgentPlan, ConnectAction, FileFormat, PlanInput } from './agentPlan';
+import { planFile, scopeNotHad } from './agentPlan';
+import { PROJECT_NOTE, hookCommand, isOurHook, isOurServer, launcherFor, serverEntry } from './batonCommand';
+import type { HookSet, NamedEntry } from './jsonEdit';
+import { emptyBut, ensureHooks, hasHooks, hasNamed, removeHooks, removeNamed, sameJson, upsertNamed } from './jsonEdit';
+
+/** Claude Code's events, Baton's event and the timeout (seconds) within each one's budget. */
+const EVENTS: { key: string; event: 'session-start' | 'pre-compact' | 'post-tool-use' | 'stop' | 'session-end'; matcher?: string; timeout: number }[] = [
+  { key: 'SessionStart', event: 'session-start', timeout: 30 },
+  { key: 'PreCompact', event: 'pre-compact', timeout: 60 },
+  // Edits (files for the checkpoint) and plan approval; no other tool starts Baton.
+  { key: 'PostToolUse', event: 'post-tool-use', matcher: 'Edit|Write|NotebookEdit|ExitPlanMode', timeout: 10 },
+  { key: 'Stop', event: 'stop', timeout: 10 },
+  // Raises SessionEnd's shared 1.5 s budget to 5 s: enough for one note, short enough not to hold up exit.
+  { key: 'SessionEnd', event: 'session-end', timeout: 5 },
+];
+
+export function claudeHookSet(input: PlanInput): HookSet {
+  const launcher = launcherFor(input);
+  return {
+    shape: 'nested',
+    commandKey: 'command',
+    isOurs: isOurHook,
+    entries: EVENTS.map((e) => ({
+      event: e.key,
+      entry: { ...(e.matcher ? { matcher: e.matcher } : {}), hooks: [{ type: 'command', command: hookCommand(launcher, 'claude-code', e.event), timeout: e.timeout }] },
+    })),
+  };
+}
+
+export function hooksFormat(set: HookSet, file: string): FileFormat {
+  return {
+    hasOurs: (t) => hasHooks(t, set),
+    add: (t) => ensureHooks(t, set, file),
+    remove: (t) => removeHooks(t, set),
+    same: sameJson,
+    isEmpty: (t) => emptyBut(t),
+  };
+}
+
+export function mcpFormat(entry: NamedEntry, file: string): FileFormat {
+  return {
+    hasOurs: (t) => hasNamed(t, entry),
+    add: (t) => upsertNamed(t, entry, file),
+    remove: (t) => removeNamed(t, entry),
+    same: sameJson,
+    isEmpty: (t) => emptyBut(t),
+  };
+}
+
+export function claudeSettingsPath(input: PlanInput): string {
+  if (input.scope === 'user') return path.join(input.home, '.claude', 'settings.json');
+  return path.join(input.projectDir, '.claude', input.scope === 'project' ? 'settings.json' : 'settings.local.json');
+}
+
+/** A word for a POSIX shell, quoted unless it is plain. */
+const sh = (s: string): string => (/^[A-Za-z0-9_@%+=:,./-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`);
+
+export function planClaudeCode(action: ConnectAction, input: PlanInput): AgentPlan {
+  if (!['user', 'project', 'local'].includes(input.scope)) scopeNotHad('claude-code', input.scope, ['user', 'project', 'local']);
+  const settings = claudeSettingsPath(input);
+  const files = [planFile(settings, input.home, action, hooksFormat(claudeHookSet(input), settings))];
+  const notes: string[] = [];
+  const commands: string[] = [];
+  const entry: NamedEntry = { map: ['mcpServers'], name: 'baton', value: serverEntry(input), isOurs: isOurServer };
+  if (input.scope === 'project') {
+    const mcp = path.join(input.projectDir, '.mcp.json');
+    files.push(planFile(mcp, input.home, action, mcpFormat(entry, mcp)));
+    if (action === 'connect') {
+      notes.push(PROJECT_NOTE);
+      notes.push('Claude Code asks each person to approve the "baton" server from .mcp.json the first time it starts in this project.');
+    }
+  } else {
+    // ~/.claude.json is Claude Code's own file: its supported writer is the CLI.
+    const where = input.scope === 'local' ? ` (run it in ${input.projectDir})` : '';
+    if (action === 'connect') {
+      commands.push(`claude mcp add-json --scope ${input.scope} baton ${sh(JSON.stringify(entry.value))}`);
+      notes.push(`Claude Code keeps ${input.scope}-scope MCP servers in ~/.claude.json, which it rewrites itself; Baton does not edit it. Run the command shown${where} to add Baton's MCP server.`);
+    } else {
+      commands.push(`claude mcp remove --scope ${input.scope} baton`);
+      notes.push(`Run the command shown${where} to remove Baton's MCP server from ~/.claude.json.`);
+    }
+  }
+  return { agent: 'claude-code', scope: input.scope, action, files, notes, commands };
+}

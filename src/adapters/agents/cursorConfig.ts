@@ -1,0 +1,86 @@
+// Cursor: Baton's MCP server in mcp.json and its hooks in hooks.json.
+//
+// Facts: Cursor's own pages (cursor.com/docs/context/mcp, cursor.com/docs/agent/hooks)
+// are not among the stored copies this was checked against; what follows is
+// from copies and readers of them, and where they disagree with the issue it
+// says so:
+// - MCP: ~/.cursor/mcp.json (every project) or .cursor/mcp.json (one project),
+//   {"mcpServers": {name: {command, args, env}}} (the example "copied verbatim"
+//   from cursor.com/docs/mcp at developersdigest.tech/mcp-servers/clients/cursor;
+//   mcpbundles.com/guides/cursor).
+// - Hooks: ~/.cursor/hooks.json or .cursor/hooks.json, {"version": 1, "hooks":
+//   {event: [{"command", "timeout"?, "matcher"?}]}}, flat (cupcake.eqtylab.io/
+//   reference/harnesses/cursor; cursor-hooks@1.1.6 README on unpkg). Project hook
+//   commands run relative to the project's .cursor/ folder: Baton's are
+//   absolute or on PATH, so that does not matter.
+// - Events used: sessionStart, preCompact, afterFileEdit (payload `file_path`,
+//   `edits`), stop (`status`), sessionEnd; every payload carries
+//   `conversation_id`, `workspace_roots`, `cursor_version` (cupcake reference;
+//   mem0's cursor-hooks.json uses sessionStart, preCompact and stop). A forum
+//   report (forum.cursor.com/t/149566) says some Cursor builds rejected
+//   `sessionStart` as an unknown hook type: the hook then never runs, and the
+//   MCP server's instructions still reach the agent.
+// - `timeout` is in seconds in every public example (mem0: 3, 5, 12, 30).
+import * as path from 'path';
+import type { AgentPlan, ConnectAction, FileFormat, PlanInput } from './agentPlan';
+import { planFile, scopeNotHad } from './agentPlan';
+import { PROJECT_NOTE, hookCommand, isOurHook, isOurServer, launcherFor, serverEntry } from './batonCommand';
+import { mcpFormat } from './claudeCodeConfig';
+import type { HookSet, NamedEntry } from './jsonEdit';
+import { emptyBut, ensureHooks, hasHooks, readJson, removeHooks, sameJson, setAt } from './jsonEdit';
+
+const EVENTS: { key: string; event: 'session-start' | 'pre-compact' | 'file-edit' | 'stop' | 'session-end'; timeout: number }[] = [
+  { key: 'sessionStart', event: 'session-start', timeout: 30 },
+  { key: 'preCompact', event: 'pre-compact', timeout: 60 },
+  { key: 'afterFileEdit', event: 'file-edit', timeout: 10 },
+  { key: 'stop', event: 'stop', timeout: 10 },
+  { key: 'sessionEnd', event: 'session-end', timeout: 5 },
+];
+
+export function cursorHookSet(input: PlanInput): HookSet {
+  const launcher = launcherFor(input);
+  return {
+    shape: 'flat',
+    commandKey: 'command',
+    isOurs: isOurHook,
+    entries: EVENTS.map((e) => ({ event: e.key, entry: { command: hookCommand(launcher, 'cursor', e.event), timeout: e.timeout } })),
+  };
+}
+
+const dropVersion = (t: string, file: string): string => {
+  const v = readJson(t, file);
+  if (v.version === 1) delete v.version;
+  return JSON.stringify(v);
+};
+
+/** Flat hooks files carry `"version": 1`; Baton adds it to a file it creates and leaves a person's own alone. */
+export function flatHooksFormat(set: HookSet, file: string): FileFormat {
+  return {
+    hasOurs: (t) => hasHooks(t, set),
+    add: (t) => {
+      const withVersion = t === null || readJson(t, file).version === undefined ? setAt(t, ['version'], 1) : t;
+      const out = ensureHooks(withVersion, set, file);
+      // Already connected: the version Baton would add must not count as a change.
+      return t !== null && sameJson(out, t) ? t : out;
+    },
+    remove: (t) => removeHooks(t, set),
+    // The version Baton added to the person's file is no difference from the file they had.
+    same: (a, b) => sameJson(dropVersion(a, file), dropVersion(b, file)),
+    isEmpty: (t) => emptyBut(t, ['version']),
+  };
+}
+
+export function planCursor(action: ConnectAction, input: PlanInput): AgentPlan {
+  if (input.scope === 'local') scopeNotHad('cursor', input.scope, ['user', 'project']);
+  const dir = input.scope === 'user' ? path.join(input.home, '.cursor') : path.join(input.projectDir, '.cursor');
+  const mcp = path.join(dir, 'mcp.json');
+  const hooks = path.join(dir, 'hooks.json');
+  const entry: NamedEntry = { map: ['mcpServers'], name: 'baton', value: serverEntry(input), isOurs: isOurServer };
+  const files = [planFile(mcp, input.home, action, mcpFormat(entry, mcp)), planFile(hooks, input.home, action, flatHooksFormat(cursorHookSet(input), hooks))];
+  const notes: string[] = [];
+  if (action === 'connect') {
+    notes.push('Restart Cursor (or open a new agent chat) and switch the "baton" server on under MCP in Cursor\'s settings if it is off.');
+    if (input.scope === 'project') notes.push(PROJECT_NOTE);
+  }
+  return { agent: 'cursor', scope: input.scope, action, files, notes, commands: [] };
+}
