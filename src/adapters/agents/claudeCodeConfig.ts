@@ -28,11 +28,11 @@
 // - Project servers from .mcp.json wait for the person's approval in an
 //   interactive session (mcp.md, "Project scope").
 import * as path from 'path';
-import type { AgentPlan, ConnectAction, FileFormat, PlanInput } from './agentPlan';
+import type { AgentPlan, ConnectAction, PlanInput } from './agentPlan';
 import { planFile, scopeNotHad } from './agentPlan';
 import { PROJECT_NOTE, hookCommand, isOurHook, isOurServer, launcherFor, serverEntry } from './batonCommand';
 import type { HookSet, NamedEntry } from './jsonEdit';
-import { emptyBut, ensureHooks, hasHooks, hasNamed, removeHooks, removeNamed, sameJson, upsertNamed } from './jsonEdit';
+import { hooksFormat, mcpFormat } from './jsonFormats';
 
 /** Claude Code's events, Baton's event and the timeout (seconds) within each one's budget. */
 const EVENTS: { key: string; event: 'session-start' | 'pre-compact' | 'post-tool-use' | 'stop' | 'session-end'; matcher?: string; timeout: number }[] = [
@@ -55,26 +55,6 @@ export function claudeHookSet(input: PlanInput): HookSet {
       event: e.key,
       entry: { ...(e.matcher ? { matcher: e.matcher } : {}), hooks: [{ type: 'command', command: hookCommand(launcher, 'claude-code', e.event), timeout: e.timeout }] },
     })),
-  };
-}
-
-export function hooksFormat(set: HookSet, file: string): FileFormat {
-  return {
-    hasOurs: (t) => hasHooks(t, set),
-    add: (t) => ensureHooks(t, set, file),
-    remove: (t) => removeHooks(t, set),
-    same: sameJson,
-    isEmpty: (t) => emptyBut(t),
-  };
-}
-
-export function mcpFormat(entry: NamedEntry, file: string): FileFormat {
-  return {
-    hasOurs: (t) => hasNamed(t, entry),
-    add: (t) => upsertNamed(t, entry, file),
-    remove: (t) => removeNamed(t, entry),
-    same: sameJson,
-    isEmpty: (t) => emptyBut(t),
   };
 }
 

@@ -24,7 +24,7 @@ import * as path from 'path';
 import type { AgentPlan, ConnectAction, FileFormat, PlanInput } from './agentPlan';
 import { planFile, scopeNotHad } from './agentPlan';
 import { PROJECT_NOTE, hookCommand, isOurHook, isOurServer, launcherFor, serverEntry } from './batonCommand';
-import { hooksFormat } from './claudeCodeConfig';
+import { hooksFormat } from './jsonFormats';
 import type { HookSet } from './jsonEdit';
 import type { TableEdit } from './tomlEdit';
 import { hasTable, readToml, removeTable, upsertTable } from './tomlEdit';

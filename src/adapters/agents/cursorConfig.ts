@@ -22,12 +22,11 @@
 //   MCP server's instructions still reach the agent.
 // - `timeout` is in seconds in every public example (mem0: 3, 5, 12, 30).
 import * as path from 'path';
-import type { AgentPlan, ConnectAction, FileFormat, PlanInput } from './agentPlan';
+import type { AgentPlan, ConnectAction, PlanInput } from './agentPlan';
 import { planFile, scopeNotHad } from './agentPlan';
 import { PROJECT_NOTE, hookCommand, isOurHook, isOurServer, launcherFor, serverEntry } from './batonCommand';
-import { mcpFormat } from './claudeCodeConfig';
 import type { HookSet, NamedEntry } from './jsonEdit';
-import { emptyBut, ensureHooks, hasHooks, readJson, removeHooks, sameJson, setAt } from './jsonEdit';
+import { flatHooksFormat, mcpFormat } from './jsonFormats';
 
 const EVENTS: { key: string; event: 'session-start' | 'pre-compact' | 'file-edit' | 'stop' | 'session-end'; timeout: number }[] = [
   { key: 'sessionStart', event: 'session-start', timeout: 30 },
@@ -44,29 +43,6 @@ export function cursorHookSet(input: PlanInput): HookSet {
     commandKey: 'command',
     isOurs: isOurHook,
     entries: EVENTS.map((e) => ({ event: e.key, entry: { command: hookCommand(launcher, 'cursor', e.event), timeout: e.timeout } })),
-  };
-}
-
-const dropVersion = (t: string, file: string): string => {
-  const v = readJson(t, file);
-  if (v.version === 1) delete v.version;
-  return JSON.stringify(v);
-};
-
-/** Flat hooks files carry `"version": 1`; Baton adds it to a file it creates and leaves a person's own alone. */
-export function flatHooksFormat(set: HookSet, file: string): FileFormat {
-  return {
-    hasOurs: (t) => hasHooks(t, set),
-    add: (t) => {
-      const withVersion = t === null || readJson(t, file).version === undefined ? setAt(t, ['version'], 1) : t;
-      const out = ensureHooks(withVersion, set, file);
-      // Already connected: the version Baton would add must not count as a change.
-      return t !== null && sameJson(out, t) ? t : out;
-    },
-    remove: (t) => removeHooks(t, set),
-    // The version Baton added to the person's file is no difference from the file they had.
-    same: (a, b) => sameJson(dropVersion(a, file), dropVersion(b, file)),
-    isEmpty: (t) => emptyBut(t, ['version']),
   };
 }
 

@@ -1,0 +1,80 @@
+// GitHub Copilot's agents: Baton's hooks for Copilot CLI (and the cloud agent
+// reading the repository's), and Baton's MCP server for Copilot CLI. VS Code's
+// own Copilot gets Baton's MCP server from the extension's provider, so no
+// VS Code file is written for it.
+//
+// Facts, from GitHub's documentation:
+// - Hook files: `.github/hooks/*.json` in the repository (Copilot CLI, loaded
+//   from the working directory, and the cloud agent, from the default branch)
+//   and, for Copilot CLI, `~/.copilot/hooks/*.json` (COPILOT_HOME moves it)
+//   (docs.github.com/en/copilot/reference/hooks-reference, "Hooks locations";
+//   docs.github.com/en/copilot/concepts/agents/hooks).
+// - Shape: {"version": 1, "hooks": {event: [{"type": "command", "bash",
+//   "powershell", "cwd"?, "env"?, "timeoutSec"}]}}, `timeoutSec` in seconds,
+//   default 30 (docs.github.com/en/copilot/reference/copilot-cli-reference/cli-hooks-reference).
+// - Events used: sessionStart, preCompact, postToolUse, agentStop (the main
+//   agent finishing its turn), sessionEnd (cli-hooks-reference, "Hook events";
+//   agentStop and preCompact documented in github/docs#43876). The sessionStart
+//   payload is {timestamp (ms), cwd, source: new|resume|startup, initialPrompt}
+//   and its output is ignored (docs.github.com/en/copilot/reference/hooks-configuration,
+//   "Session start hook"): Copilot reads the hand-over through Baton's MCP tools.
+// - MCP for Copilot CLI: ~/.copilot/mcp-config.json, {"mcpServers": {name:
+//   {"type": "local", "command", "args", "env", "tools": ["*"]}}}
+//   (docs.github.com/en/copilot/how-tos/copilot-cli/customize-copilot/add-mcp-servers;
+//   the location per github/docs#40683).
+// - Not verified here: VS Code's agent hooks read their own format
+//   (code.visualstudio.com/docs/agents/reference/hooks-reference: `command`,
+//   `timeout` in seconds, PascalCase events); the issue says VS Code also runs
+//   the hooks in `.claude/settings*.json`, so `baton connect claude-code`
+//   reaches VS Code's agent too.
+import * as path from 'path';
+import type { AgentPlan, ConnectAction, PlanInput } from './agentPlan';
+import { planFile, scopeNotHad } from './agentPlan';
+import { PROJECT_NOTE, hookCommand, isOurHook, isOurServer, launcherFor, serverEntry } from './batonCommand';
+import { flatHooksFormat, mcpFormat } from './jsonFormats';
+import type { HookSet, NamedEntry } from './jsonEdit';
+
+const EVENTS: { key: string; event: 'session-start' | 'pre-compact' | 'post-tool-use' | 'stop' | 'session-end'; timeoutSec: number }[] = [
+  { key: 'sessionStart', event: 'session-start', timeoutSec: 30 },
+  { key: 'preCompact', event: 'pre-compact', timeoutSec: 60 },
+  { key: 'postToolUse', event: 'post-tool-use', timeoutSec: 10 },
+  { key: 'agentStop', event: 'stop', timeoutSec: 10 },
+  { key: 'sessionEnd', event: 'session-end', timeoutSec: 5 },
+];
+
+export function copilotHookSet(input: PlanInput): HookSet {
+  const launcher = launcherFor(input);
+  // PowerShell runs a quoted path only after `&`; `baton` on PATH needs nothing.
+  const ps = (event: string): string => (input.scope === 'project' ? `baton hook copilot ${event}` : `& ${JSON.stringify(launcher)} hook copilot ${event}`);
+  return {
+    shape: 'flat',
+    commandKey: 'bash',
+    isOurs: isOurHook,
+    entries: EVENTS.map((e) => ({
+      event: e.key,
+      entry: { type: 'command', bash: hookCommand(launcher, 'copilot', e.event), powershell: ps(e.event), timeoutSec: e.timeoutSec },
+    })),
+  };
+}
+
+export function planCopilot(action: ConnectAction, input: PlanInput): AgentPlan {
+  if (input.scope === 'local') scopeNotHad('copilot', input.scope, ['user', 'project']);
+  const notes: string[] = [];
+  const hooks =
+    input.scope === 'user' ? path.join(input.home, '.copilot', 'hooks', 'baton.json') : path.join(input.projectDir, '.github', 'hooks', 'baton.json');
+  const files = [planFile(hooks, input.home, action, flatHooksFormat(copilotHookSet(input), hooks))];
+  if (input.scope === 'user') {
+    const mcp = path.join(input.home, '.copilot', 'mcp-config.json');
+    const value = { type: 'local', ...serverEntry(input), tools: ['*'] };
+    const entry: NamedEntry = { map: ['mcpServers'], name: 'baton', value, isOurs: isOurServer };
+    files.push(planFile(mcp, input.home, action, mcpFormat(entry, mcp)));
+  }
+  if (action === 'connect') {
+    notes.push("VS Code's Copilot already has Baton's MCP server from the extension; these files are for Copilot CLI.");
+    if (input.scope === 'project') {
+      notes.push(PROJECT_NOTE);
+      notes.push('Copilot CLI reads no project MCP file: each teammate connects Copilot CLI to Baton with `baton connect copilot` in their own scope.');
+    }
+  }
+  return { agent: 'copilot', scope: input.scope, action, files, notes, commands: [] };
+}
