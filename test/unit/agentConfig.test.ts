@@ -98,7 +98,7 @@ describe('connect: agents\' config files', function () {
       assert.deepEqual(actions(plan), ['settings.json:created']);
       const v = json(w.read(settings));
       for (const [event, baton] of [['SessionStart', 'session-start'], ['PreCompact', 'pre-compact'], ['PostToolUse', 'post-tool-use'], ['Stop', 'stop'], ['SessionEnd', 'session-end']]) {
-        assert.deepEqual(nestedCommands(v, event), [`${w.launcher} hook claude-code ${baton}`], event);
+        assert.deepEqual(nestedCommands(v, event), [`${w.launcher} --vault "${w.vault}" hook claude-code ${baton}`], event);
       }
       assert.equal(v.hooks.PostToolUse[0].matcher, 'Edit|Write|NotebookEdit|ExitPlanMode');
       assert.equal(v.hooks.SessionEnd[0].hooks[0].timeout, 5);
@@ -118,8 +118,8 @@ describe('connect: agents\' config files', function () {
       const v = json(after);
       assert.deepEqual(v.permissions, { allow: ['Bash(npm test:*)'] });
       assert.equal(v.model, 'opus');
-      assert.deepEqual(nestedCommands(v, 'SessionStart'), ['echo hello', `${w.launcher} hook claude-code session-start`]);
-      assert.deepEqual(nestedCommands(v, 'PostToolUse'), ['npx prettier --write', `${w.launcher} hook claude-code post-tool-use`]);
+      assert.deepEqual(nestedCommands(v, 'SessionStart'), ['echo hello', `${w.launcher} --vault "${w.vault}" hook claude-code session-start`]);
+      assert.deepEqual(nestedCommands(v, 'PostToolUse'), ['npx prettier --write', `${w.launcher} --vault "${w.vault}" hook claude-code post-tool-use`]);
       // The person's one-line entries are still one line each.
       assert.ok(after.includes('{ "matcher": "startup", "hooks": [{ "type": "command", "command": "echo hello" }] }'));
       assert.ok(after.includes('"permissions": { "allow": ["Bash(npm test:*)"] },'));
@@ -171,7 +171,7 @@ describe('connect: agents\' config files', function () {
       const settings = path.join(w.home, '.claude', 'settings.json');
       w.write(settings, JSON.stringify({ hooks: { SessionStart: [{ hooks: [{ type: 'command', command: 'baton hook claude-code session-start' }] }] } }, null, 2));
       w.run('claude-code', 'connect');
-      assert.deepEqual(nestedCommands(json(w.read(settings)), 'SessionStart'), [`${w.launcher} hook claude-code session-start`]);
+      assert.deepEqual(nestedCommands(json(w.read(settings)), 'SessionStart'), [`${w.launcher} --vault "${w.vault}" hook claude-code session-start`]);
     });
 
     it('quotes a launcher path with a space for the hook\'s shell', () => {
@@ -179,7 +179,7 @@ describe('connect: agents\' config files', function () {
       try {
         spaced.run('claude-code', 'connect');
         const v = json(spaced.read(path.join(spaced.home, '.claude', 'settings.json')));
-        assert.deepEqual(nestedCommands(v, 'Stop'), [`"${spaced.launcher}" hook claude-code stop`]);
+        assert.deepEqual(nestedCommands(v, 'Stop'), [`"${spaced.launcher}" --vault "${spaced.vault}" hook claude-code stop`]);
       } finally {
         fs.rmSync(spaced.root, { recursive: true, force: true });
       }
@@ -233,7 +233,7 @@ model = "o4-mini"
       const config = toml(w.read(path.join(w.home, '.codex', 'config.toml')));
       assert.deepEqual(config.mcp_servers.baton, { command: w.launcher, args: ['mcp'], env: { BATON_VAULT: w.vault } });
       const hooks = json(w.read(path.join(w.home, '.codex', 'hooks.json')));
-      assert.deepEqual(nestedCommands(hooks, 'PostToolUse'), [`${w.launcher} hook codex post-tool-use`]);
+      assert.deepEqual(nestedCommands(hooks, 'PostToolUse'), [`${w.launcher} --vault "${w.vault}" hook codex post-tool-use`]);
       assert.equal(hooks.hooks.PostToolUse[0].matcher, '^apply_patch$');
       assert.equal(hooks.hooks.SessionEnd[0].hooks[0].timeout, 3, 'Codex caps SessionEnd at 3 s');
       assert.ok(plan.notes.some((n) => /trust/.test(n)));
@@ -325,7 +325,7 @@ model = "o4-mini"
       const hooks = json(w.read(path.join(w.home, '.cursor', 'hooks.json')));
       assert.equal(hooks.version, 1);
       assert.deepEqual(Object.keys(hooks.hooks), ['sessionStart', 'preCompact', 'afterFileEdit', 'stop', 'sessionEnd']);
-      assert.deepEqual(hooks.hooks.afterFileEdit, [{ command: `${w.launcher} hook cursor file-edit`, timeout: 10 }]);
+      assert.deepEqual(hooks.hooks.afterFileEdit, [{ command: `${w.launcher} --vault "${w.vault}" hook cursor file-edit`, timeout: 10 }]);
     });
 
     it('sits beside the person\'s servers and hooks, twice is unchanged, disconnect gives both files back', () => {
@@ -337,7 +337,7 @@ model = "o4-mini"
       const mcp = json(w.read(mcpFile));
       assert.deepEqual(Object.keys(mcp.mcpServers), ['github', 'baton']);
       const hooks = json(w.read(hooksFile));
-      assert.deepEqual(hooks.hooks.afterFileEdit.map((h: Obj) => h.command), ['./hooks/format.sh', `${w.launcher} hook cursor file-edit`]);
+      assert.deepEqual(hooks.hooks.afterFileEdit.map((h: Obj) => h.command), ['./hooks/format.sh', `${w.launcher} --vault "${w.vault}" hook cursor file-edit`]);
       assert.deepEqual(actions(w.run('cursor', 'connect')), ['mcp.json:unchanged', 'hooks.json:unchanged']);
       w.run('cursor', 'disconnect');
       assert.equal(w.read(mcpFile), MCP);
@@ -399,9 +399,9 @@ model = "o4-mini"
       assert.equal(v.theme, 'GitHub');
       assert.deepEqual(Object.keys(v.mcpServers), ['docs', 'baton']);
       assert.deepEqual(v.mcpServers.baton, { command: w.launcher, args: ['mcp'], env: { BATON_VAULT: w.vault } });
-      assert.deepEqual(nestedCommands(v, 'AfterTool'), ['prettier --write', `${w.launcher} hook gemini post-tool-use`]);
+      assert.deepEqual(nestedCommands(v, 'AfterTool'), ['prettier --write', `${w.launcher} --vault "${w.vault}" hook gemini post-tool-use`]);
       assert.equal(v.hooks.AfterTool[1].matcher, '^(write_file|replace)$');
-      assert.deepEqual(nestedCommands(v, 'PreCompress'), [`${w.launcher} hook gemini pre-compact`], 'Gemini\'s event is PreCompress');
+      assert.deepEqual(nestedCommands(v, 'PreCompress'), [`${w.launcher} --vault "${w.vault}" hook gemini pre-compact`], 'Gemini\'s event is PreCompress');
       assert.equal(v.hooks.SessionStart[0].hooks[0].timeout, 30_000);
       assert.deepEqual(actions(w.run('gemini', 'connect')), ['settings.json:unchanged']);
       w.run('gemini', 'disconnect');
@@ -430,7 +430,7 @@ model = "o4-mini"
       assert.equal(hooks.version, 1);
       assert.deepEqual(Object.keys(hooks.hooks), ['sessionStart', 'preCompact', 'postToolUse', 'agentStop', 'sessionEnd']);
       assert.deepEqual(hooks.hooks.agentStop, [
-        { type: 'command', bash: `${w.launcher} hook copilot stop`, powershell: `& ${JSON.stringify(w.launcher)} hook copilot stop`, timeoutSec: 10 },
+        { type: 'command', bash: `${w.launcher} --vault "${w.vault}" hook copilot stop`, powershell: `${w.launcher} --vault '${w.vault}' hook copilot stop`, timeoutSec: 10 },
       ]);
       assert.deepEqual(json(w.read(mcpFile)).mcpServers.baton, { type: 'local', command: w.launcher, args: ['mcp'], env: { BATON_VAULT: w.vault }, tools: ['*'] });
       assert.deepEqual(actions(w.run('copilot', 'connect')), ['baton.json:unchanged', 'mcp-config.json:unchanged']);

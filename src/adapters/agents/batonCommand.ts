@@ -20,15 +20,23 @@ export function shellWord(word: string): string {
   return `"${word.replace(/(["\\$`])/g, '\\$1')}"`;
 }
 
-export const hookCommand = (launcher: string, agent: AgentId, event: BatonEvent): string =>
-  `${shellWord(launcher)} hook ${agent} ${event}`;
+/**
+ * `<launcher> --vault <vault> hook AGENT EVENT`. Hooks run in the agent's
+ * environment, which need not have BATON_VAULT: the vault connect was told
+ * about is named on the command line (the CLI takes `--vault` before the
+ * command). A project file names none: each teammate's own vault applies.
+ */
+export function hookCommand(input: PlanInput, agent: AgentId, event: BatonEvent, quote: (w: string) => string = shellWord): string {
+  const vault = input.scope === 'project' ? '' : ` --vault ${quote(input.vault)}`;
+  return `${quote(launcherFor(input))}${vault} hook ${agent} ${event}`;
+}
 
 /**
- * `… baton hook AGENT EVENT` or `… cli.js hook AGENT EVENT`, quoted or not:
+ * `… baton [--vault V] hook AGENT EVENT` or `… cli.js … hook AGENT EVENT`, quoted or not:
  * also what `baton hooks install` wrote before connect existed, so connecting
  * replaces those instead of adding a second set.
  */
-const OUR_HOOK = /(?:^|[\s/\\"'])(?:baton(?:\.cmd)?|cli\.js)["']?\s+hook\s+(claude-code|codex|cursor|gemini|copilot)\s+([a-z-]+)\s*$/;
+const OUR_HOOK = /(?:^|[\s/\\"'])(?:baton(?:\.cmd)?|cli\.js)["']?\s+(?:.*\s)?hook\s+(claude-code|codex|cursor|gemini|copilot)\s+([a-z-]+)\s*$/;
 
 export function isOurHook(command: unknown): boolean {
   return typeof command === 'string' && OUR_HOOK.test(command);

@@ -30,7 +30,7 @@
 import * as path from 'path';
 import type { AgentPlan, ConnectAction, PlanInput } from './agentPlan';
 import { planFile, scopeNotHad } from './agentPlan';
-import { PROJECT_NOTE, hookCommand, isOurHook, isOurServer, launcherFor, serverEntry } from './batonCommand';
+import { PROJECT_NOTE, hookCommand, isOurHook, isOurServer, serverEntry } from './batonCommand';
 import type { HookSet, NamedEntry } from './jsonEdit';
 import { hooksFormat, mcpFormat } from './jsonFormats';
 
@@ -46,14 +46,13 @@ const EVENTS: { key: string; event: 'session-start' | 'pre-compact' | 'post-tool
 ];
 
 export function claudeHookSet(input: PlanInput): HookSet {
-  const launcher = launcherFor(input);
   return {
     shape: 'nested',
     commandKey: 'command',
     isOurs: isOurHook,
     entries: EVENTS.map((e) => ({
       event: e.key,
-      entry: { ...(e.matcher ? { matcher: e.matcher } : {}), hooks: [{ type: 'command', command: hookCommand(launcher, 'claude-code', e.event), timeout: e.timeout }] },
+      entry: { ...(e.matcher ? { matcher: e.matcher } : {}), hooks: [{ type: 'command', command: hookCommand(input, 'claude-code', e.event), timeout: e.timeout }] },
     })),
   };
 }

@@ -23,7 +23,7 @@
 import * as path from 'path';
 import type { AgentPlan, ConnectAction, FileFormat, PlanInput } from './agentPlan';
 import { planFile, scopeNotHad } from './agentPlan';
-import { PROJECT_NOTE, hookCommand, isOurHook, isOurServer, launcherFor, serverEntry } from './batonCommand';
+import { PROJECT_NOTE, hookCommand, isOurHook, isOurServer, serverEntry } from './batonCommand';
 import { hooksFormat } from './jsonFormats';
 import type { HookSet } from './jsonEdit';
 import type { TableEdit } from './tomlEdit';
@@ -40,14 +40,13 @@ const EVENTS: { key: string; event: 'session-start' | 'pre-compact' | 'post-tool
 ];
 
 export function codexHookSet(input: PlanInput): HookSet {
-  const launcher = launcherFor(input);
   return {
     shape: 'nested',
     commandKey: 'command',
     isOurs: isOurHook,
     entries: EVENTS.map((e) => ({
       event: e.key,
-      entry: { ...(e.matcher ? { matcher: e.matcher } : {}), hooks: [{ type: 'command', command: hookCommand(launcher, 'codex', e.event), timeout: e.timeout }] },
+      entry: { ...(e.matcher ? { matcher: e.matcher } : {}), hooks: [{ type: 'command', command: hookCommand(input, 'codex', e.event), timeout: e.timeout }] },
     })),
   };
 }

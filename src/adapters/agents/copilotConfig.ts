@@ -28,9 +28,9 @@
 //   the hooks in `.claude/settings*.json`, so `baton connect claude-code`
 //   reaches VS Code's agent too.
 import * as path from 'path';
-import type { AgentPlan, ConnectAction, PlanInput } from './agentPlan';
+import type { AgentPlan, BatonEvent, ConnectAction, PlanInput } from './agentPlan';
 import { planFile, scopeNotHad } from './agentPlan';
-import { PROJECT_NOTE, hookCommand, isOurHook, isOurServer, launcherFor, serverEntry } from './batonCommand';
+import { PROJECT_NOTE, hookCommand, isOurHook, isOurServer, serverEntry } from './batonCommand';
 import { flatHooksFormat, mcpFormat } from './jsonFormats';
 import type { HookSet, NamedEntry } from './jsonEdit';
 
@@ -43,16 +43,19 @@ const EVENTS: { key: string; event: 'session-start' | 'pre-compact' | 'post-tool
 ];
 
 export function copilotHookSet(input: PlanInput): HookSet {
-  const launcher = launcherFor(input);
-  // PowerShell runs a quoted path only after `&`; `baton` on PATH needs nothing.
-  const ps = (event: string): string => (input.scope === 'project' ? `baton hook copilot ${event}` : `& ${JSON.stringify(launcher)} hook copilot ${event}`);
+  // PowerShell runs a quoted path only after `&`; `baton` on PATH needs nothing. Its single quotes take everything literally.
+  const psWord = (w: string): string => (/^[A-Za-z0-9_@%+=:,./\\-]+$/.test(w) ? w : `'${w.replace(/'/g, "''")}'`);
+  const ps = (event: BatonEvent): string => {
+    const line = hookCommand(input, 'copilot', event, psWord);
+    return line.startsWith("'") ? `& ${line}` : line;
+  };
   return {
     shape: 'flat',
     commandKey: 'bash',
     isOurs: isOurHook,
     entries: EVENTS.map((e) => ({
       event: e.key,
-      entry: { type: 'command', bash: hookCommand(launcher, 'copilot', e.event), powershell: ps(e.event), timeoutSec: e.timeoutSec },
+      entry: { type: 'command', bash: hookCommand(input, 'copilot', e.event), powershell: ps(e.event), timeoutSec: e.timeoutSec },
     })),
   };
 }

@@ -24,7 +24,7 @@
 import * as path from 'path';
 import type { AgentPlan, ConnectAction, PlanInput } from './agentPlan';
 import { planFile, scopeNotHad } from './agentPlan';
-import { PROJECT_NOTE, hookCommand, isOurHook, isOurServer, launcherFor, serverEntry } from './batonCommand';
+import { PROJECT_NOTE, hookCommand, isOurHook, isOurServer, serverEntry } from './batonCommand';
 import type { HookSet, NamedEntry } from './jsonEdit';
 import { flatHooksFormat, mcpFormat } from './jsonFormats';
 
@@ -37,12 +37,11 @@ const EVENTS: { key: string; event: 'session-start' | 'pre-compact' | 'file-edit
 ];
 
 export function cursorHookSet(input: PlanInput): HookSet {
-  const launcher = launcherFor(input);
   return {
     shape: 'flat',
     commandKey: 'command',
     isOurs: isOurHook,
-    entries: EVENTS.map((e) => ({ event: e.key, entry: { command: hookCommand(launcher, 'cursor', e.event), timeout: e.timeout } })),
+    entries: EVENTS.map((e) => ({ event: e.key, entry: { command: hookCommand(input, 'cursor', e.event), timeout: e.timeout } })),
   };
 }
 

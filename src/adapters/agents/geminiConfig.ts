@@ -23,7 +23,7 @@
 import * as path from 'path';
 import type { AgentPlan, ConnectAction, FileFormat, PlanInput } from './agentPlan';
 import { planFile, scopeNotHad } from './agentPlan';
-import { PROJECT_NOTE, hookCommand, isOurHook, isOurServer, launcherFor, serverEntry } from './batonCommand';
+import { PROJECT_NOTE, hookCommand, isOurHook, isOurServer, serverEntry } from './batonCommand';
 import { hooksFormat, mcpFormat } from './jsonFormats';
 import type { HookSet, NamedEntry } from './jsonEdit';
 import { emptyBut, sameJson } from './jsonEdit';
@@ -38,7 +38,6 @@ const EVENTS: { key: string; event: 'session-start' | 'pre-compact' | 'post-tool
 ];
 
 export function geminiHookSet(input: PlanInput): HookSet {
-  const launcher = launcherFor(input);
   return {
     shape: 'nested',
     commandKey: 'command',
@@ -47,7 +46,7 @@ export function geminiHookSet(input: PlanInput): HookSet {
       event: e.key,
       entry: {
         ...(e.matcher ? { matcher: e.matcher } : {}),
-        hooks: [{ name: `baton-${e.event}`, type: 'command', command: hookCommand(launcher, 'gemini', e.event), timeout: e.timeout }],
+        hooks: [{ name: `baton-${e.event}`, type: 'command', command: hookCommand(input, 'gemini', e.event), timeout: e.timeout }],
       },
     })),
   };
