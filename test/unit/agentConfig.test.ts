@@ -7,8 +7,10 @@ import * as fs from 'fs';
 import { parse as parseJsonc, type ParseError } from 'jsonc-parser';
 import * as path from 'path';
 import { parse as parseToml } from 'smol-toml';
+import { execFileSync } from 'child_process';
 import { planAgent } from '../../src/adapters/agents/agentConfigs';
 import type { AgentId, AgentPlan, ConnectAction, PlanInput, Scope } from '../../src/adapters/agents/agentPlan';
+import { shellWord } from '../../src/adapters/agents/batonCommand';
 import { applyPlan } from '../../src/adapters/agents/configWriter';
 import { BatonError } from '../../src/core/errors';
 import { tempDir } from './support/tempVault';
@@ -446,6 +448,14 @@ model = "o4-mini"
       assert.equal(text.includes(w.root), false);
       assert.equal(json(text).hooks.sessionStart[0].bash, 'baton hook copilot session-start');
     });
+  });
+
+  it('quotes launcher and vault paths so the hook\'s shell reads them back exactly', function () {
+    if (process.platform === 'win32') this.skip();
+    const words = ['/home/me/.baton/bin/baton', '/Users/Jo Ann/notes', 'C:\\Users\\me\\.baton\\bin\\baton.cmd', `it's "quoted" $HOME \`x\` \\n`, '/a;b&c|d'];
+    for (const word of words) {
+      assert.equal(execFileSync('/bin/sh', ['-c', `printf %s ${shellWord(word)}`], { encoding: 'utf8' }), word);
+    }
   });
 
   it('a dry run (the plan alone) writes nothing', () => {

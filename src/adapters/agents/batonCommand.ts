@@ -14,9 +14,13 @@ export function launcherFor(input: PlanInput): string {
   return input.scope === 'project' ? 'baton' : input.launcherPath;
 }
 
-/** Quotes a path for the shell a hook runs in, only when it needs it (a space in a home folder). */
+/**
+ * Quotes a path for the shell a hook runs in (sh, or Git Bash on Windows), only
+ * when it needs it: a space in a home folder, a backslash of a Windows path
+ * (which the shell would otherwise eat).
+ */
 export function shellWord(word: string): string {
-  if (/^[A-Za-z0-9_@%+=:,./\\-]+$/.test(word)) return word;
+  if (/^[A-Za-z0-9_@%+=:,./-]+$/.test(word)) return word;
   return `"${word.replace(/(["\\$`])/g, '\\$1')}"`;
 }
 
