@@ -4,75 +4,13 @@
 // nothing; disconnecting gives back the very same bytes.
 import { strict as assert } from 'assert';
 import * as fs from 'fs';
-import { parse as parseJsonc, type ParseError } from 'jsonc-parser';
 import * as path from 'path';
-import { parse as parseToml } from 'smol-toml';
 import { execFileSync } from 'child_process';
 import { planAgent } from '../../src/adapters/agents/agentConfigs';
-import type { AgentId, AgentPlan, ConnectAction, PlanInput, Scope } from '../../src/adapters/agents/agentPlan';
 import { shellWord } from '../../src/adapters/agents/batonCommand';
 import { applyPlan } from '../../src/adapters/agents/configWriter';
 import { BatonError } from '../../src/core/errors';
-import { tempDir } from './support/tempVault';
-
-type Obj = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
-
-interface World {
-  root: string;
-  home: string;
-  project: string;
-  launcher: string;
-  vault: string;
-  input(scope: Scope): PlanInput;
-  write(file: string, text: string): void;
-  read(file: string): string;
-  exists(file: string): boolean;
-  run(agent: AgentId, action: ConnectAction, scope?: Scope): AgentPlan;
-}
-
-function world(launcherDir = '.baton/bin'): World {
-  const root = tempDir('baton-connect-');
-  const home = path.join(root, 'home');
-  const project = path.join(root, 'work', 'app');
-  fs.mkdirSync(home, { recursive: true });
-  fs.mkdirSync(project, { recursive: true });
-  const w: World = {
-    root,
-    home,
-    project,
-    launcher: path.join(home, launcherDir, 'baton'),
-    vault: path.join(home, 'notes vault'),
-    input: (scope) => ({ scope, home, projectDir: project, launcherPath: w.launcher, vault: w.vault }),
-    write(file, text) {
-      fs.mkdirSync(path.dirname(file), { recursive: true });
-      fs.writeFileSync(file, text);
-    },
-    read: (file) => fs.readFileSync(file, 'utf8'),
-    exists: (file) => fs.existsSync(file),
-    run(agent, action, scope = 'user') {
-      const plan = planAgent(agent, action, w.input(scope));
-      applyPlan(plan);
-      return plan;
-    },
-  };
-  return w;
-}
-
-/** Strict JSON: what a reader with JSON.parse sees. */
-const json = (text: string): Obj => JSON.parse(text) as Obj;
-/** JSON with comments, as Gemini CLI (strip-json-comments) and VS Code read it. */
-function jsonc(text: string): Obj {
-  const errors: ParseError[] = [];
-  const v = parseJsonc(text, errors, { allowTrailingComma: true }) as Obj;
-  assert.deepEqual(errors, []);
-  return v;
-}
-const toml = (text: string): Obj => JSON.parse(JSON.stringify(parseToml(text))) as Obj;
-
-const actions = (plan: AgentPlan): string[] => plan.files.map((f) => `${path.basename(f.path)}:${f.action}`);
-
-/** The commands of every handler in a nested hooks file, by event. */
-const nestedCommands = (v: Obj, event: string): string[] => (v.hooks?.[event] ?? []).flatMap((g: Obj) => g.hooks.map((h: Obj) => h.command));
+import { actions, json, jsonc, nestedCommands, toml, world, type Obj, type World } from './support/agentWorld';
 
 describe('connect: agents\' config files', function () {
   this.timeout(30_000);
@@ -373,80 +311,6 @@ model = "o4-mini"
       const mcpFile = path.join(w.home, '.cursor', 'mcp.json');
       w.write(mcpFile, '{"mcpServers": {"baton": {"command": "python", "args": ["relay.py"]}}}');
       assert.throws(() => w.run('cursor', 'connect'), (e: unknown) => e instanceof BatonError && /not Baton's/.test(e.message));
-    });
-  });
-
-  describe('Gemini CLI', () => {
-    // Gemini reads settings.json through strip-json-comments: a person's comments must survive.
-    const SETTINGS = `// my Gemini settings
-{
-  "theme": "GitHub", // keep this
-  "mcpServers": {
-    "docs": { "command": "npx", "args": ["-y", "docs-mcp"], "timeout": 15000 }
-  },
-  /* my hooks */
-  "hooks": {
-    "AfterTool": [{ "matcher": "write_file", "hooks": [{ "type": "command", "command": "prettier --write", "timeout": 5000 }] }]
-  }
-}
-`;
-
-    it('puts the server and the hooks, timeouts in milliseconds, into one settings.json beside the person\'s, comments kept', () => {
-      const file = path.join(w.home, '.gemini', 'settings.json');
-      w.write(file, SETTINGS);
-      assert.deepEqual(actions(w.run('gemini', 'connect')), ['settings.json:updated']);
-      const text = w.read(file);
-      assert.ok(text.includes('// my Gemini settings') && text.includes('// keep this') && text.includes('/* my hooks */'));
-      const v = jsonc(text);
-      assert.equal(v.theme, 'GitHub');
-      assert.deepEqual(Object.keys(v.mcpServers), ['docs', 'baton']);
-      assert.deepEqual(v.mcpServers.baton, { command: w.launcher, args: ['mcp'], env: { BATON_VAULT: w.vault } });
-      assert.deepEqual(nestedCommands(v, 'AfterTool'), ['prettier --write', `${w.launcher} --vault "${w.vault}" hook gemini post-tool-use`]);
-      assert.equal(v.hooks.AfterTool[1].matcher, '^(write_file|replace)$');
-      assert.deepEqual(nestedCommands(v, 'PreCompress'), [`${w.launcher} --vault "${w.vault}" hook gemini pre-compact`], 'Gemini\'s event is PreCompress');
-      assert.equal(v.hooks.SessionStart[0].hooks[0].timeout, 30_000);
-      assert.deepEqual(actions(w.run('gemini', 'connect')), ['settings.json:unchanged']);
-      w.run('gemini', 'disconnect');
-      assert.equal(w.read(file), SETTINGS);
-    });
-
-    it('creates .gemini/settings.json for a project with `baton` on PATH, and removes it again', () => {
-      const plan = w.run('gemini', 'connect', 'project');
-      const file = path.join(w.project, '.gemini', 'settings.json');
-      const v = json(w.read(file));
-      assert.deepEqual(v.mcpServers.baton, { command: 'baton', args: ['mcp'] });
-      assert.deepEqual(nestedCommands(v, 'SessionEnd'), ['baton hook gemini session-end']);
-      assert.ok(plan.notes.some((n) => /PATH/.test(n)));
-      w.run('gemini', 'disconnect', 'project');
-      assert.equal(w.exists(file), false);
-    });
-  });
-
-  describe('GitHub Copilot', () => {
-    it('user scope: its own hooks file under ~/.copilot/hooks and the server in mcp-config.json', () => {
-      const mcpFile = path.join(w.home, '.copilot', 'mcp-config.json');
-      const theirs = '{\n  "mcpServers": {\n    "playwright": { "type": "local", "command": "npx", "args": ["@playwright/mcp"], "tools": ["*"] }\n  }\n}\n';
-      w.write(mcpFile, theirs);
-      assert.deepEqual(actions(w.run('copilot', 'connect')), ['baton.json:created', 'mcp-config.json:updated']);
-      const hooks = json(w.read(path.join(w.home, '.copilot', 'hooks', 'baton.json')));
-      assert.equal(hooks.version, 1);
-      assert.deepEqual(Object.keys(hooks.hooks), ['sessionStart', 'preCompact', 'postToolUse', 'agentStop', 'sessionEnd']);
-      assert.deepEqual(hooks.hooks.agentStop, [
-        { type: 'command', bash: `${w.launcher} --vault "${w.vault}" hook copilot stop`, powershell: `${w.launcher} --vault '${w.vault}' hook copilot stop`, timeoutSec: 10 },
-      ]);
-      assert.deepEqual(json(w.read(mcpFile)).mcpServers.baton, { type: 'local', command: w.launcher, args: ['mcp'], env: { BATON_VAULT: w.vault }, tools: ['*'] });
-      assert.deepEqual(actions(w.run('copilot', 'connect')), ['baton.json:unchanged', 'mcp-config.json:unchanged']);
-      w.run('copilot', 'disconnect');
-      assert.equal(w.exists(path.join(w.home, '.copilot', 'hooks', 'baton.json')), false);
-      assert.equal(w.read(mcpFile), theirs);
-    });
-
-    it('project scope: .github/hooks/baton.json only, with `baton` on PATH', () => {
-      const plan = w.run('copilot', 'connect', 'project');
-      assert.deepEqual(actions(plan), ['baton.json:created']);
-      const text = w.read(path.join(w.project, '.github', 'hooks', 'baton.json'));
-      assert.equal(text.includes(w.root), false);
-      assert.equal(json(text).hooks.sessionStart[0].bash, 'baton hook copilot session-start');
     });
   });
 
