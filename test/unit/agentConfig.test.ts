@@ -322,6 +322,29 @@ model = "o4-mini"
     }
   });
 
+  it('does not write over a file that changed between the plan and the write', () => {
+    const file = path.join(w.home, '.cursor', 'mcp.json');
+    w.write(file, '{}\n');
+    const plan = planAgent('cursor', 'connect', w.input('user'));
+    w.write(file, '{ "mcpServers": { "new": { "command": "x", "args": [] } } }\n');
+    assert.throws(() => applyPlan(plan), (e: unknown) => e instanceof BatonError && /changed since/.test(e.message));
+    assert.equal(w.read(file), '{ "mcpServers": { "new": { "command": "x", "args": [] } } }\n');
+  });
+
+  it('keeps CRLF line ends and tab indentation in the lines it adds, and takes them out exactly', () => {
+    const file = path.join(w.home, '.cursor', 'mcp.json');
+    const theirs = '{\r\n\t"mcpServers": {\r\n\t\t"github": {"command": "npx", "args": []}\r\n\t}\r\n}\r\n';
+    w.write(file, theirs);
+    w.run('cursor', 'connect');
+    const after = w.read(file);
+    assert.equal(after.replace(/\r\n/g, '').includes('\n'), false, 'no bare LF');
+    assert.ok(after.includes('\r\n\t\t"baton": {\r\n\t\t\t"command": '), after);
+    assert.deepEqual(Object.keys(json(after).mcpServers), ['github', 'baton']);
+    w.write(file, after.replace('"npx"', '"pnpx"'));
+    w.run('cursor', 'disconnect');
+    assert.equal(w.read(file), theirs.replace('"npx"', '"pnpx"'));
+  });
+
   it('a dry run (the plan alone) writes nothing', () => {
     const plan = planAgent('cursor', 'connect', w.input('user'));
     assert.deepEqual(actions(plan), ['mcp.json:created', 'hooks.json:created']);

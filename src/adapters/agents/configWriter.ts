@@ -6,7 +6,9 @@
 import { randomBytes } from 'crypto';
 import * as fs from 'fs';
 import * as path from 'path';
+import { refused } from '../../core/errors';
 import type { AgentPlan, FileChange } from './agentPlan';
+import { readText } from './agentPlan';
 
 export function writeAtomic(file: string, text: string, mode?: number): void {
   fs.mkdirSync(path.dirname(file), { recursive: true });
@@ -32,6 +34,10 @@ export function writeAtomic(file: string, text: string, mode?: number): void {
 
 function applyChange(c: FileChange): void {
   if (c.action === 'unchanged') return;
+  // The plan was shown (a dry run, the editor's diff) before it is written: a
+  // file the agent or the person changed since is not overwritten with a text
+  // computed from its old bytes.
+  if (readText(c.path) !== c.before) throw refused(`${c.path} changed since Baton looked at it; nothing more was written. Run connect again.`);
   // A backup is private to the person: 0600, whatever the file's mode.
   if (c.backup) writeAtomic(c.backup.path, c.backup.text, 0o600);
   if (c.after === null) fs.rmSync(c.path, { force: true });
