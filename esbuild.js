@@ -1,5 +1,7 @@
-// Bundles the extension, the CLI and the MCP server. The sql.js WASM binary is
-// copied beside the bundles because sql.js loads it from disk at run time.
+// Bundles the extension, the CLI, the MCP server and the index's worker thread
+// (found beside the bundle that starts it: src/adapters/index/parallelRead.ts).
+// The sql.js WASM binary is copied beside the bundles because sql.js loads it
+// from disk at run time.
 const esbuild = require('esbuild');
 const fs = require('fs');
 const path = require('path');
@@ -36,6 +38,7 @@ async function main() {
     { ...common, entryPoints: { cli: 'src/cli.ts' }, banner: { js: '#!/usr/bin/env node' }, plugins: [splitMcp] },
     // The MCP SDK is most of the CLI's weight: its own file, parsed only by `baton mcp`.
     { ...common, entryPoints: { mcp: 'src/mcp/mcpCommand.ts' } },
+    { ...common, entryPoints: { indexWorker: 'src/adapters/index/indexWorker.ts' } },
   ];
   if (watch) {
     for (const b of builds) await (await esbuild.context(b)).watch();

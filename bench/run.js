@@ -82,6 +82,8 @@ async function main() {
     entryPoints: [path.join(ROOT, 'bench', 'vscodePerfEntry.ts')],
     outfile: path.join(OUT, 'vscode', 'perf.js'),
   });
+  // The index's cold build starts its worker from beside the running bundle (src/adapters/index/parallelRead.ts).
+  for (const dir of [OUT, path.join(OUT, 'vscode')]) fs.copyFileSync(path.join(dev, 'dist', 'indexWorker.js'), path.join(dir, 'indexWorker.js'));
   const benchArgs = args.filter((a) => a !== '--no-vsix');
   const r = spawnSync(process.execPath, [path.join(OUT, 'bench.js'), ...benchArgs], {
     stdio: 'inherit',

@@ -7,25 +7,31 @@ import { emptyFields } from './model';
 type ProseKey = 'task' | 'intent' | 'state' | 'next';
 type ListKey = 'decisions' | 'failed' | 'verified' | 'blockers' | 'commands' | 'questions' | 'files';
 
-interface Section {
+export interface Section {
   heading: string;
   key: ProseKey | ListKey;
   prose: boolean;
+  /** Whether text here makes a checkpoint say something (see isEmptyCheckpoint). */
+  says: boolean;
 }
 
-/** The contract's order; a section is written only when it has content. */
-const SECTIONS: readonly Section[] = [
-  { heading: 'Task', key: 'task', prose: true },
-  { heading: 'Intent', key: 'intent', prose: true },
-  { heading: 'State', key: 'state', prose: true },
-  { heading: 'Decisions', key: 'decisions', prose: false },
-  { heading: "Didn't work", key: 'failed', prose: false },
-  { heading: 'Verified', key: 'verified', prose: false },
-  { heading: 'Blockers', key: 'blockers', prose: false },
-  { heading: 'Commands run', key: 'commands', prose: false },
-  { heading: 'Open questions', key: 'questions', prose: false },
-  { heading: 'Files', key: 'files', prose: false },
-  { heading: 'Next', key: 'next', prose: true },
+/**
+ * The contract's sections in its order: the one table the writer, `parseBody`
+ * and the index's `bodyFacts` all read. A section is written only when it has
+ * content.
+ */
+export const SECTIONS: readonly Section[] = [
+  { heading: 'Task', key: 'task', prose: true, says: true },
+  { heading: 'Intent', key: 'intent', prose: true, says: false },
+  { heading: 'State', key: 'state', prose: true, says: true },
+  { heading: 'Decisions', key: 'decisions', prose: false, says: true },
+  { heading: "Didn't work", key: 'failed', prose: false, says: true },
+  { heading: 'Verified', key: 'verified', prose: false, says: true },
+  { heading: 'Blockers', key: 'blockers', prose: false, says: true },
+  { heading: 'Commands run', key: 'commands', prose: false, says: false },
+  { heading: 'Open questions', key: 'questions', prose: false, says: true },
+  { heading: 'Files', key: 'files', prose: false, says: false },
+  { heading: 'Next', key: 'next', prose: true, says: true },
 ];
 
 // Headings are matched loosely (case, spacing, closing `##`, a typographic
@@ -37,7 +43,11 @@ const headingKey = (h: string): string =>
     .toLowerCase()
     .replace(/[\u2018\u2019`]/g, "'")
     .replace(/\s+/g, ' ');
-const BY_HEADING = new Map(SECTIONS.map((s) => [headingKey(s.heading), s]));
+const BY_KEY = new Map(SECTIONS.map((s) => [headingKey(s.heading), s]));
+/** The headings exactly as Baton writes them: most files need no normalising at all. */
+const BY_HEADING = new Map(SECTIONS.map((s) => [s.heading, s]));
+const BY_FIELD = new Map(SECTIONS.map((s) => [s.key, s]));
+const sectionOf = (heading: string): Section | undefined => BY_HEADING.get(heading) ?? BY_KEY.get(headingKey(heading));
 
 const HEADING = /^##[ \t]+(.*)$/;
 const BULLET = /^[ \t]*[-*+](?:[ \t]+(.*))?$/;
@@ -126,6 +136,60 @@ function readItems(lines: string[]): string[] {
 }
 
 /**
+ * Calls `visit` with each known section's content (the text between its
+ * heading line and the next heading, known or not) in file order; text before
+ * the first heading and under unknown headings is skipped. It jumps from one
+ * `\n##` to the next instead of looking at every line: a body is mostly prose,
+ * and this is what a cold build of the index spends its time on.
+ */
+function eachSection(input: string, visit: (s: Section, content: string) => void): void {
+  const body = input.includes('\r') ? input.replace(/\r+\n/g, '\n') : input;
+  // The start of the next line that may be a heading, -1 when there is none.
+  const nextCandidate = (from: number): number => {
+    const i = body.indexOf('\n##', from);
+    return i < 0 ? -1 : i + 1;
+  };
+  let at = body.startsWith('##') ? 0 : nextCandidate(0);
+  let section: Section | undefined;
+  let contentStart = -1;
+  const close = (end: number): void => {
+    if (section) visit(section, contentStart > end ? '' : body.slice(contentStart, end));
+  };
+  while (at >= 0) {
+    let lineEnd = body.indexOf('\n', at);
+    if (lineEnd < 0) lineEnd = body.length;
+    const h = HEADING.exec(body.slice(at, lineEnd));
+    if (h) {
+      close(at - 1);
+      section = sectionOf(h[1] ?? '');
+      contentStart = lineEnd + 1;
+    }
+    at = lineEnd >= body.length ? -1 : nextCandidate(lineEnd);
+  }
+  close(body.length);
+}
+
+/** A prose section's chunks (a section repeated by hand is joined, not lost). */
+const joinProse = (chunks: readonly string[]): string =>
+  chunks
+    .map((c) => unescapeProse(normalizeProse(c)))
+    .filter((t) => t !== '')
+    .join('\n\n');
+
+const itemsOf = (chunks: readonly string[]): string[] => chunks.flatMap((c) => readItems(c.split('\n')));
+
+/** Each known section's chunks, in file order. */
+function chunksOf(body: string): Map<Section, string[]> {
+  const out = new Map<Section, string[]>();
+  eachSection(body, (s, content) => {
+    const list = out.get(s);
+    if (list) list.push(content);
+    else out.set(s, [content]);
+  });
+  return out;
+}
+
+/**
  * Reads a body forgivingly: text before the first `## ` heading and unknown
  * headings are ignored, `-`, `*` and `+` bullets all count, and a section that
  * is missing stays absent (undefined, not an empty list) so re-rendering an
@@ -133,32 +197,46 @@ function readItems(lines: string[]): string[] {
  * lost. Never throws.
  */
 export function parseBody(body: string): Partial<CheckpointFields> {
-  const collected = new Map<Section, string[][]>();
-  let current: string[] | null = null;
-  for (const line of body.replace(/\r+\n/g, '\n').split('\n')) {
-    const h = HEADING.exec(line);
-    if (h) {
-      const section = BY_HEADING.get(headingKey(h[1] ?? ''));
-      current = section ? [] : null;
-      if (section) collected.set(section, [...(collected.get(section) ?? []), current as string[]]);
-      continue;
-    }
-    current?.push(line);
-  }
   const out: Partial<CheckpointFields> = {};
-  for (const [s, chunks] of collected) {
+  for (const [s, chunks] of chunksOf(body)) {
     if (s.prose) {
-      const text = chunks
-        .map((c) => unescapeProse(normalizeProse(c.join('\n'))))
-        .filter((t) => t !== '')
-        .join('\n\n');
+      const text = joinProse(chunks);
       if (text) out[s.key as ProseKey] = text;
     } else {
-      const items = chunks.flatMap(readItems);
+      const items = itemsOf(chunks);
       if (items.length) out[s.key as ListKey] = items;
     }
   }
   return out;
+}
+
+/** What the index keeps of a body: `parseFields` read only as far as that needs. */
+export interface BodyFacts {
+  task: string;
+  next: string;
+  files: string[];
+  failed: string[];
+  /** `isEmptyCheckpoint` of the body. */
+  empty: boolean;
+}
+
+/**
+ * The index's reading of a body, by the same sections as `parseBody` (the
+ * unit tests pin the two together), but of the rest it only asks whether it
+ * says anything: State and Intent, most of a body, are never normalised.
+ */
+export function bodyFacts(body: string): BodyFacts {
+  const chunks = chunksOf(body);
+  const of = (key: Section['key']): string[] => chunks.get(BY_FIELD.get(key) as Section) ?? [];
+  const task = joinProse(of('task'));
+  const next = joinProse(of('next'));
+  const failed = itemsOf(of('failed'));
+  let says = task !== '' || next !== '' || failed.length > 0;
+  for (const [s, list] of chunks) {
+    if (says) break;
+    if (s.says) says = s.prose ? list.some((c) => /\S/.test(c)) : itemsOf(list).length > 0;
+  }
+  return { task, next, files: itemsOf(of('files')), failed, empty: !says };
 }
 
 /** Every field filled: what a reader gets when it wants no undefined. */
@@ -171,16 +249,7 @@ export function parseFields(body: string): CheckpointFields {
  * checkpoint with nothing else says nothing and is skipped in history.
  */
 export function isEmptyCheckpoint(f: Partial<CheckpointFields>): boolean {
-  const blank = (s: string | undefined): boolean => !s || s.trim() === '';
-  const none = (l: readonly string[] | undefined): boolean => !l || l.every(blank);
-  return (
-    blank(f.task) &&
-    blank(f.state) &&
-    blank(f.next) &&
-    none(f.decisions) &&
-    none(f.failed) &&
-    none(f.questions) &&
-    none(f.verified) &&
-    none(f.blockers)
-  );
+  const blank = (v: string | readonly string[] | undefined): boolean =>
+    !v || (typeof v === 'string' ? v.trim() === '' : v.every((i) => i.trim() === ''));
+  return SECTIONS.every((s) => !s.says || blank(f[s.key]));
 }

@@ -123,3 +123,11 @@ export function safeScope(scope: string): string {
 export function rootProject(scope: string): string {
   return scope.split(/[/\\]/)[0] ?? '';
 }
+
+/**
+ * The agent from a file's id `<stamp>-<agent>` (or `plan-<stamp>-<agent>`):
+ * every reader's fallback for a file whose frontmatter lost it.
+ */
+export function agentOfId(id: string): string {
+  return /^(?:plan-)?[0-9]{8}-[0-9]{6}-(.+)$/.exec(id)?.[1] ?? '';
+}

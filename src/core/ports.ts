@@ -63,6 +63,8 @@ export interface ScopeNote extends NoteLine {
 
 export interface RefreshStats {
   checkpointsParsed: number;
+  /** Of those, how many a cold build's worker threads read and parsed. */
+  checkpointsReadInWorkers: number;
   checkpointsRemoved: number;
   scopesScanned: number;
   notesScopesRead: number;

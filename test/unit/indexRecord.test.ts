@@ -1,5 +1,5 @@
 // The index reads checkpoints through its own fast reader (src/adapters/index/
-// indexRecord.ts) and answers "which checkpoints touched this file" from its
+// indexRecord.ts, the core's bodyFacts) and answers "which checkpoints touched this file" from its
 // own tables. Both must give exactly what the real parser and the contract's
 // matcher give: pinned here on the benchmark's generated corpus, on those
 // files mangled by hand and at random, and on arbitrary content.
@@ -7,12 +7,11 @@ import { strict as assert } from 'assert';
 import fc from 'fast-check';
 import * as fs from 'fs';
 import * as path from 'path';
-import { bodyFacts, indexRecord, recordOfCheckpoint } from '../../src/adapters/index/indexRecord';
-import { workerReads } from '../../src/adapters/index/parallelRead';
+import { indexRecord, recordOfCheckpoint } from '../../src/adapters/index/indexRecord';
 import { SqlIndex } from '../../src/adapters/index/sqlIndex';
 import { isCheckpointFileName, parseCheckpoint, renderCheckpoint } from '../../src/adapters/markdown/checkpointFile';
 import { FsVault } from '../../src/adapters/vault/fsVault';
-import { isEmptyCheckpoint, parseFields } from '../../src/core/checkpointBody';
+import { bodyFacts, isEmptyCheckpoint, parseFields } from '../../src/core/checkpointBody';
 import type { Checkpoint } from '../../src/core/model';
 import { normalizeTouchPath } from '../../src/core/touching';
 import { generateVault, sampleCheckpoints } from '../../bench/generate';
@@ -22,18 +21,18 @@ import { tempDir } from './support/tempVault';
 
 const corpus = sampleCheckpoints(400, 42);
 
-function same(text: string, id = '20260814-143207-claude', scope = 'kestrel'): void {
-  assert.deepEqual(indexRecord(text, id, scope), recordOfCheckpoint(text, id, scope), JSON.stringify(text));
+function same(text: string, id = '20260814-143207-claude'): void {
+  assert.deepEqual(indexRecord(text, id), recordOfCheckpoint(text, id), JSON.stringify(text));
 }
 
 describe('the index reads checkpoints exactly as the real parser does', () => {
   it('on the benchmark corpus', () => {
-    for (const c of corpus) same(c.text, c.id, c.scope);
+    for (const c of corpus) same(c.text, c.id);
   });
 
   it('on the corpus mangled by hand (YAML that breaks, changes type, or only looks like Baton’s)', () => {
     corpus.slice(0, 200).forEach((c, i) => {
-      for (let k = 0; k < 10; k++) same(mangle(c.text, i * 100 + k), c.id, c.scope);
+      for (let k = 0; k < 10; k++) same(mangle(c.text, i * 100 + k), c.id);
     });
     for (const j of JUNK) same(`---\ntype: checkpoint\n${j}\nagent: x\n---\n\n## Task\n\nt\n`);
   });
@@ -73,11 +72,7 @@ describe('the index reads checkpoints exactly as the real parser does', () => {
       fc.property(fc.array(piece, { maxLength: 30 }), (parts) => {
         const body = parts.join('');
         const f = parseFields(body);
-        const b = bodyFacts(body);
-        assert.deepEqual(
-          { task: b.task, next: b.next, files: b.files, failed: b.failed, empty: !b.says && !b.task && !b.next && b.failed.length === 0 },
-          { task: f.task, next: f.next, files: f.files, failed: f.failed, empty: isEmptyCheckpoint(f) },
-        );
+        assert.deepEqual(bodyFacts(body), { task: f.task, next: f.next, files: f.files, failed: f.failed, empty: isEmptyCheckpoint(f) });
       }),
       { numRuns: 500 },
     );
@@ -159,7 +154,7 @@ describe('the index answers "which checkpoints touched this file" as the contrac
   });
 
   it('builds the same index when worker threads read and parse (a cold build of a big vault), with or without this thread helping', async () => {
-    const build = async (env: Record<string, string>): Promise<SqlIndex> => {
+    const build = async (env: Record<string, string>): Promise<{ index: SqlIndex; byWorkers: number }> => {
       const copy = tempDir('baton-touch-copy-');
       fs.cpSync(path.join(root, 'sessions'), path.join(copy, 'sessions'), { recursive: true });
       const saved = Object.fromEntries(Object.keys(env).map((k) => [k, process.env[k]]));
@@ -168,7 +163,7 @@ describe('the index answers "which checkpoints touched this file" as the contrac
         const index = await SqlIndex.open(new FsVault(copy));
         const stats = await index.refresh();
         assert.ok(stats.checkpointsParsed > 400, JSON.stringify(stats));
-        return index;
+        return { index, byWorkers: stats.checkpointsReadInWorkers };
       } finally {
         for (const [k, v] of Object.entries(saved)) {
           if (v === undefined) delete process.env[k];
@@ -177,13 +172,12 @@ describe('the index answers "which checkpoints touched this file" as the contrac
         fs.rmSync(copy, { recursive: true, force: true });
       }
     };
-    const inline = await build({ BATON_INDEX_WORKER: '0' });
-    const before = workerReads.files;
-    const workersOnly = await build({ BATON_INDEX_WORKER: '1', BATON_INDEX_STEAL: '0' });
-    const workersRead = workerReads.files - before;
-    const together = await build({ BATON_INDEX_WORKER: '1', BATON_INDEX_WORKERS: '2' });
+    const { index: inline, byWorkers: inlineByWorkers } = await build({ BATON_INDEX_WORKER: '0' });
+    const { index: workersOnly, byWorkers } = await build({ BATON_INDEX_WORKER: '1', BATON_INDEX_STEAL: '0' });
+    const { index: together } = await build({ BATON_INDEX_WORKER: '1', BATON_INDEX_WORKERS: '2' });
     try {
-      assert.ok(workersRead >= inline.checkpointCount(), `the workers read every file (${workersRead})`);
+      assert.equal(inlineByWorkers, 0);
+      assert.ok(byWorkers >= inline.checkpointCount(), `the workers read every file (${byWorkers})`);
       for (const threaded of [workersOnly, together]) {
         assert.deepEqual(threaded.summaries(), inline.summaries());
         assert.deepEqual(threaded.deadEnds(), inline.deadEnds());

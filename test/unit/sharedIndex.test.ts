@@ -10,7 +10,7 @@ import { tempVault, type TempVault } from './support/tempVault';
 
 function fakeIndex(log: string[]): IndexPort {
   return {
-    refresh: async () => ({ checkpointsParsed: 0, checkpointsRemoved: 0, scopesScanned: 0, notesScopesRead: 0 }),
+    refresh: async () => ({ checkpointsParsed: 0, checkpointsReadInWorkers: 0, checkpointsRemoved: 0, scopesScanned: 0, notesScopesRead: 0 }),
     summaries: () => [],
     openNotes: () => [],
     touching: () => [],

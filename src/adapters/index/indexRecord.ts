@@ -1,21 +1,17 @@
 // What the index keeps of one checkpoint file: through the fast reader
-// (fastReader.ts) when the file is in the shape Baton and Logos write, else
-// through the real parser. Both give the same record (pinned by
-// test/unit/indexRecord.test.ts).
+// (markdown/fastReader.ts) when the file is in the shape Baton and Logos write,
+// else through the real parser. Both give the same record (pinned by
+// test/unit/indexRecord.test.ts). The main thread and the cold build's worker
+// threads (indexWorker.ts) both read through here.
 import { isEmptyCheckpoint } from '../../core/checkpointBody';
 import { parseCheckpointSlow } from '../markdown/checkpointFile';
-import { fastReader, type BodyFacts, type IndexRecord } from '../markdown/fastReader';
+import { fastRecord, type IndexRecord } from '../markdown/fastReader';
 
-export type { BodyFacts, IndexRecord };
+export type { IndexRecord };
 
-const reader = fastReader();
-
-/** The index's reading of a body (exported for the test that pins it to parseBody). */
-export const bodyFacts = (body: string): BodyFacts => reader.bodyFacts(body);
-
-/** The record through the real parser: the reference, and the fallback. */
-export function recordOfCheckpoint(text: string, id: string, scope: string): IndexRecord {
-  const cp = parseCheckpointSlow(text, id, scope);
+/** The record through the real parser: the reference, and the fallback. None of it depends on the scope. */
+export function recordOfCheckpoint(text: string, id: string): IndexRecord {
+  const cp = parseCheckpointSlow(text, id, '');
   return {
     agent: cp.agent,
     ts: cp.ts,
@@ -27,7 +23,6 @@ export function recordOfCheckpoint(text: string, id: string, scope: string): Ind
 }
 
 /** The record, through the fast reader when the file is in the known shape. */
-export function indexRecord(text: string, id: string, scope: string): IndexRecord {
-  const fast = typeof text === 'string' ? reader.fastRecord(text, id) : null;
-  return fast ?? recordOfCheckpoint(text, id, scope);
+export function indexRecord(text: string, id: string): IndexRecord {
+  return (typeof text === 'string' ? fastRecord(text, id) : null) ?? recordOfCheckpoint(text, id);
 }

@@ -16,8 +16,7 @@ import type { RefreshStats } from '../../core/ports';
 import { isCheckpointFileName } from '../markdown/checkpointFile';
 import type { FsVault } from '../vault/fsVault';
 import { NOTES_FILE, PLANS_DIR } from '../vault/fsVault';
-import type { IndexRecord } from '../markdown/fastReader';
-import { indexRecord } from './indexRecord';
+import { indexRecord, type IndexRecord } from './indexRecord';
 import { readInWorkers, worthAWorker } from './parallelRead';
 import { BULK_INDEXES, DROP_BULK_INDEXES } from './schema';
 import type { Statements } from './statements';
@@ -111,7 +110,7 @@ export class IndexWriter {
 
   /** Brings the database up to date with the vault, in one transaction; `changed` when anything was written. */
   async refresh(): Promise<{ stats: RefreshStats; changed: boolean }> {
-    const stats: RefreshStats = { checkpointsParsed: 0, checkpointsRemoved: 0, scopesScanned: 0, notesScopesRead: 0 };
+    const stats: RefreshStats = { checkpointsParsed: 0, checkpointsReadInWorkers: 0, checkpointsRemoved: 0, scopesScanned: 0, notesScopesRead: 0 };
     const knownCount = this.scopes.size;
     // Worktree scopes per project, as last seen: what an unchanged project folder still holds.
     const worktrees = new Map<string, string[]>();
@@ -246,7 +245,7 @@ export class IndexWriter {
   }
 
   private putCheckpoint(scope: ScopeRow, fileName: string, st: Stat, text: string): void {
-    this.putRecord(scope, fileName, st, indexRecord(text, fileName.slice(0, -3), scope.name));
+    this.putRecord(scope, fileName, st, indexRecord(text, fileName.slice(0, -3)));
   }
 
   /** Reads the deferred files, with workers when there are many, and writes each. */
@@ -268,7 +267,7 @@ export class IndexWriter {
       return;
     }
     const resolve = (raw: string): number | null => this.paths.idOfRaw(raw);
-    await readInWorkers(
+    const { byWorkers } = await readInWorkers(
       deferred.map((d) => ({ file: d.file, id: d.name.slice(0, -3) })),
       CHECKPOINT_CAP,
       {
@@ -276,7 +275,7 @@ export class IndexWriter {
         fromWorker: (at, file, paths) => {
           if (!file) return;
           const d = deferred[at];
-          if (file.size > CHECKPOINT_CAP) {
+          if (file.stat.size > CHECKPOINT_CAP) {
             // A worker reads the first CHECKPOINT_CAP bytes only: a bigger file is read here, every section kept.
             const read = readCheckpointTextSync(d.file);
             if (read) {
@@ -286,14 +285,13 @@ export class IndexWriter {
             }
             return;
           }
-          this.unsavedWork += file.bytes;
-          const st = { mtime: file.mtime, size: file.size };
-          if (file.rec) this.putFields(d.scope, d.name, st, file.rec, file.refs.map((ref) => paths.id(ref, resolve)));
-          else this.putCheckpoint(d.scope, d.name, st, file.text);
+          this.unsavedWork += file.stat.size;
+          this.putFields(d.scope, d.name, file.stat, file.rec, file.refs.map((ref) => paths.id(ref, resolve)));
           stats.checkpointsParsed += 1;
         },
       },
     );
+    stats.checkpointsReadInWorkers += byWorkers;
     this.sliceStart = performance.now();
   }
 

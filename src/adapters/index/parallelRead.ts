@@ -4,55 +4,17 @@
 // nothing of theirs to write, it reads files itself, from the other end of the
 // list, so neither core waits for the other.
 //
-// Messages are compact because copying them was a fifth of a worker's time: a
-// batch is one Float64Array (transferred, not copied) of numbers, a few
-// strings per file, and each touched path only the first time that worker
-// meets it (afterwards a number).
-//
-// The worker is started from source (`eval`), not from a file, so nothing has
-// to be bundled beside dist/cli.js and dist/extension.js: its code is the fast
-// reader's own source (fastReader.ts keeps it self-contained for this), plus
-// the few lines below. A file the fast reader gives up on comes back as text,
-// for the real parser on this thread. If a worker cannot start or fails, this
-// thread reads what it had: the result is the same, only slower.
-import type * as Fs from 'fs';
+// A worker is a real entry point (indexWorker.ts) reading through the same
+// modules as this thread; what it sends back is laid out in workerBatch.ts. If
+// a worker cannot start or fails, this thread reads what it had: the result is
+// the same, only slower.
+import * as fs from 'fs';
 import * as os from 'os';
-import type * as WorkerThreads from 'worker_threads';
+import * as path from 'path';
 import { Worker } from 'worker_threads';
-import { bodyReader } from '../markdown/bodyReader';
-import { fastReader } from '../markdown/fastReader';
+import { eachFile, PathTable, type BatchRequest, type BatchResult, type ReadRequest, type WorkerConfig, type WorkerFile } from './workerBatch';
 
-export interface ReadRequest {
-  /** Absolute path. */
-  file: string;
-  /** The checkpoint id (file name without .md). */
-  id: string;
-}
-
-/** One file as a worker read it. */
-export interface WorkerFile {
-  mtime: number;
-  size: number;
-  bytes: number;
-  /** What the index keeps, with `failed` already joined by newlines; null when the fast reader gave up (then `text`). */
-  rec: { agent: string; ts: number; task: string; empty: boolean; failed: string } | null;
-  /** The touched paths, as numbers for `paths.raw`. */
-  refs: number[];
-  text: string;
-}
-
-/** The touched paths one worker has sent, by the number it gave them. */
-export class PathTable {
-  readonly raw: string[] = [];
-  private readonly ids: (number | null | undefined)[] = [];
-
-  /** The id `resolve` gives the path numbered `ref`, asked once per path. */
-  id(ref: number, resolve: (raw: string) => number | null): number | null {
-    let id = this.ids[ref];
-    if (id === undefined) id = this.ids[ref] = resolve(this.raw[ref]);
-    return id;
-  }
-}
+export type { PathTable, ReadRequest, WorkerFile };
 
 /** Where the files go, in whatever order they are read. */
 export interface ReadSink {
@@ -62,75 +24,28 @@ export interface ReadSink {
   here(from: number, to: number): void;
 }
 
-// Field kinds in a batch's numbers.
-const UNREADABLE = 0;
-const RECORD = 1;
-const TEXT = 2;
-
-// Runs inside the worker. It must not reference anything outside itself: it
-// is sent as source. `makeReader` is the fast reader's source.
-function workerMain(makeReader: () => { fastRecord(text: string, id: string): unknown }): void {
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
-  const fs = require('fs') as typeof Fs;
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
-  const { parentPort, workerData } = require('worker_threads') as typeof WorkerThreads;
-  const reader = makeReader();
-  const cap: number = workerData.cap;
-  const known = new Map<string, number>();
-  let buf = Buffer.allocUnsafe(64 * 1024);
-  parentPort?.on('message', (msg: { seq: number; files: { file: string; id: string }[] }) => {
-    const nums: number[] = [];
-    const strs: string[] = [];
-    const fresh: string[] = [];
-    for (const { file, id } of msg.files) {
-      let fd: number | undefined;
-      try {
-        fd = fs.openSync(file, 'r');
-        const st = fs.fstatSync(fd);
-        const want = Math.min(st.size, cap);
-        if (buf.length < want) buf = Buffer.allocUnsafe(want);
-        let read = 0;
-        while (read < want) {
-          const n = fs.readSync(fd, buf, read, want - read, read);
-          if (n === 0) break;
-          read += n;
-        }
-        const text = buf.toString('utf8', 0, read);
-        const rec = reader.fastRecord(text, id) as { agent: string; ts: number; task: string; empty: boolean; paths: string[]; failed: string[] } | null;
-        if (!rec) {
-          nums.push(2, st.mtimeMs, st.size, read);
-          strs.push(text);
-          continue;
-        }
-        nums.push(1, st.mtimeMs, st.size, read, rec.ts, rec.empty ? 1 : 0, rec.paths.length);
-        for (const p of rec.paths) {
-          let ref = known.get(p);
-          if (ref === undefined) {
-            ref = known.size;
-            known.set(p, ref);
-            fresh.push(p);
-          }
-          nums.push(ref);
-        }
-        strs.push(rec.agent, rec.task, rec.failed.join('\n'));
-      } catch {
-        nums.push(0);
-      } finally {
-        if (fd !== undefined) fs.closeSync(fd);
-      }
-    }
-    const packed = Float64Array.from(nums);
-    parentPort?.postMessage({ seq: msg.seq, nums: packed, strs, fresh }, [packed.buffer]);
-  });
+/** How to start a worker: a file, or (from source) code that loads one. */
+interface WorkerScript {
+  script: string;
+  eval: boolean;
 }
 
-// `__name` is the helper a transpiler that keeps function names (tsx, in the
-// tests) calls inside function bodies; the worker has none of the bundle's
-// helpers, so it gets a stand-in.
-const SOURCE = `var __name = (f) => f;\n(${workerMain.toString()})(() => (${fastReader.toString()})(${bodyReader.toString()}));`;
-
-/** How many files workers have read in this process (the tests check the worker path really ran). */
-export const workerReads = { files: 0 };
+/**
+ * The worker beside this code: dist/indexWorker.js beside the bundle that is
+ * running (esbuild.js builds it beside cli.js, mcp.js and extension.js, and
+ * the .vsix ships dist/*.js; bench/run.js puts one beside its own bundles).
+ * When this module runs from source under tsx (the tests, `tsx src/cli.ts`),
+ * indexWorker.ts is loaded through tsx's require hook, so no build is needed.
+ * Null when there is none (a bundle built without it).
+ */
+function workerScript(): WorkerScript | null {
+  if (__filename.endsWith('.ts')) {
+    const entry = JSON.stringify(path.join(__dirname, 'indexWorker.ts'));
+    return { script: `const r = require('module').createRequire(${entry}); r('tsx/cjs/api').register(); r(${entry});`, eval: true };
+  }
+  const file = path.join(__dirname, 'indexWorker.js');
+  return fs.existsSync(file) ? { script: file, eval: false } : null;
+}
 
 /** Files per message: large enough that messaging costs little, small enough to start writing early. */
 const BATCH = 256;
@@ -146,7 +61,7 @@ function cores(): number {
 /**
  * Whether a cold build of this many files is worth workers: they take a few
  * tens of ms to start, and need a second core. BATON_INDEX_WORKER=0 never uses
- * them, =1 always does (tests).
+ * them, =1 always does (tests; see `readInWorkers`).
  */
 export function worthAWorker(files: number): boolean {
   const env = process.env.BATON_INDEX_WORKER;
@@ -162,34 +77,42 @@ interface InFlight {
   settled: boolean;
   done: Promise<void>;
   resolve: () => void;
-  result: { nums: Float64Array; strs: string[] } | null;
+  result: BatchResult | null;
   paths: PathTable;
 }
 
 /**
  * Reads `files` with worker threads (one per core beyond this one, at most 4)
- * and this thread together, handing every file to `sink` once. This thread
- * yields to the event loop between batches. BATON_INDEX_STEAL=0 leaves every
- * file to the workers (tests).
+ * and this thread together, handing every file to `sink` once; resolves to how
+ * many the workers read. This thread yields to the event loop between batches.
+ * BATON_INDEX_STEAL=0 leaves every file to the workers, and with
+ * BATON_INDEX_WORKER=1 a worker that cannot be found or fails is an error, not
+ * a quiet fallback: tests use both to be sure the workers did the reading.
  */
-export async function readInWorkers(files: ReadRequest[], cap: number, sink: ReadSink): Promise<void> {
+export async function readInWorkers(files: ReadRequest[], cap: number, sink: ReadSink): Promise<{ byWorkers: number }> {
   const count = Math.max(1, Math.min(4, Number(process.env.BATON_INDEX_WORKERS) || cores() - 1));
   const steal = process.env.BATON_INDEX_STEAL !== '0';
+  const strict = process.env.BATON_INDEX_WORKER === '1';
+  const script = workerScript();
+  if (!script && strict) throw new Error(`No index worker beside ${__filename} (BATON_INDEX_WORKER=1 asks for one).`);
   const workers: { worker: Worker; paths: PathTable; waiting: Map<number, InFlight> }[] = [];
-  let alive = true;
-  const fail = (): void => {
+  let alive = script !== null;
+  let failure: unknown = null;
+  const fail = (err: unknown): void => {
     alive = false;
+    failure ??= err ?? new Error('an index worker stopped');
     for (const w of workers) {
       for (const f of w.waiting.values()) settle(f, null);
       w.waiting.clear();
     }
   };
+  const config: WorkerConfig = { cap };
   try {
-    for (let i = 0; i < count; i++) {
+    for (let i = 0; script && i < count; i++) {
       // A generous young generation: the reader allocates a string per file and little that lives long.
-      const worker = new Worker(SOURCE, { eval: true, workerData: { cap }, resourceLimits: { maxYoungGenerationSizeMb: 48 } });
+      const worker = new Worker(script.script, { eval: script.eval, workerData: config, resourceLimits: { maxYoungGenerationSizeMb: 48 } });
       const entry = { worker, paths: new PathTable(), waiting: new Map<number, InFlight>() };
-      worker.on('message', (m: { seq: number; nums: Float64Array; strs: string[]; fresh: string[] }) => {
+      worker.on('message', (m: BatchResult) => {
         // Paths are numbered in the order the worker met them, so they are kept as messages arrive.
         for (const p of m.fresh) entry.paths.raw.push(p);
         const f = entry.waiting.get(m.seq);
@@ -197,16 +120,18 @@ export async function readInWorkers(files: ReadRequest[], cap: number, sink: Rea
         if (f) settle(f, m);
       });
       worker.on('error', fail);
-      worker.on('exit', fail);
+      worker.on('exit', (code) => fail(new Error(`an index worker exited (${code})`)));
       workers.push(entry);
     }
-  } catch {
+  } catch (err) {
+    failure = err;
     if (workers.length === 0) alive = false;
   }
 
   let front = 0;
   let back = files.length;
   let seq = 0;
+  let byWorkers = 0;
   const inFlight: InFlight[] = [];
   const send = (): void => {
     const w = workers[seq % workers.length];
@@ -215,7 +140,8 @@ export async function readInWorkers(files: ReadRequest[], cap: number, sink: Rea
     const f: InFlight = { from: front, to: Math.min(front + BATCH, back), settled: false, result: null, paths: w.paths, done, resolve };
     front = f.to;
     w.waiting.set(seq, f);
-    w.worker.postMessage({ seq, files: files.slice(f.from, f.to) });
+    const batch: BatchRequest = { seq, files: files.slice(f.from, f.to) };
+    w.worker.postMessage(batch);
     seq += 1;
     inFlight.push(f);
   };
@@ -225,8 +151,10 @@ export async function readInWorkers(files: ReadRequest[], cap: number, sink: Rea
       const ready = inFlight.findIndex((f) => f.settled);
       if (ready >= 0) {
         const [f] = inFlight.splice(ready, 1);
-        if (f.result) hand(f, sink);
-        else sink.here(f.from, f.to);
+        if (f.result) {
+          eachFile(f.result, f.to - f.from, (k, file) => sink.fromWorker(f.from + k, file, f.paths));
+          byWorkers += f.to - f.from;
+        } else sink.here(f.from, f.to);
       } else if (front < back && (steal || !alive)) {
         const from = Math.max(front, back - STEAL);
         sink.here(from, back);
@@ -243,37 +171,13 @@ export async function readInWorkers(files: ReadRequest[], cap: number, sink: Rea
     for (const w of workers) w.worker.removeAllListeners('exit');
     await Promise.all(workers.map((w) => w.worker.terminate()));
   }
+  if (strict && failure) throw failure;
+  return { byWorkers };
 }
 
-function settle(f: InFlight, result: { nums: Float64Array; strs: string[] } | null): void {
+function settle(f: InFlight, result: BatchResult | null): void {
   if (f.settled) return;
   f.settled = true;
   f.result = result;
   f.resolve();
-}
-
-/** Decodes a worker's batch (see workerMain) file by file into the sink. */
-function hand(f: InFlight, sink: ReadSink): void {
-  const { nums, strs } = f.result!;
-  let n = 0;
-  let s = 0;
-  for (let at = f.from; at < f.to; at++) {
-    const kind = nums[n++];
-    if (kind === UNREADABLE) {
-      sink.fromWorker(at, null, f.paths);
-      continue;
-    }
-    const file: WorkerFile = { mtime: nums[n++], size: nums[n++], bytes: nums[n++], rec: null, refs: [], text: '' };
-    if (kind === TEXT) {
-      file.text = strs[s++];
-    } else if (kind === RECORD) {
-      const ts = nums[n++];
-      const empty = nums[n++] === 1;
-      const count = nums[n++];
-      for (let k = 0; k < count; k++) file.refs.push(nums[n++]);
-      file.rec = { agent: strs[s++], ts, task: strs[s++], empty, failed: strs[s++] };
-    }
-    sink.fromWorker(at, file, f.paths);
-  }
-  workerReads.files += f.to - f.from;
 }

@@ -21,16 +21,29 @@ export function statOf(p: string): Stat | null {
   }
 }
 
-/** Reads at most `limit` bytes of a file, with the stat of the open file; null when it cannot be read. */
-export function readCapped(file: string, limit: number): { text: string; stat: Stat } | null {
+/**
+ * A buffer that a loop of reads shares, so that reading a file allocates only
+ * its string (what a worker thread of the cold build does, file after file).
+ */
+export interface Scratch {
+  buf: Buffer;
+}
+
+/**
+ * Reads at most `limit` bytes of a file, with the stat of the open file; null
+ * when it cannot be read. With `scratch`, into its buffer (grown as needed).
+ */
+export function readCapped(file: string, limit: number, scratch?: Scratch): { text: string; stat: Stat } | null {
   let fd: number | undefined;
   try {
     fd = fs.openSync(file, 'r');
     const st = fs.fstatSync(fd);
-    const buf = Buffer.allocUnsafe(Math.min(st.size, limit));
+    const want = Math.min(st.size, limit);
+    if (scratch && scratch.buf.length < want) scratch.buf = Buffer.allocUnsafe(want);
+    const buf = scratch ? scratch.buf : Buffer.allocUnsafe(want);
     let read = 0;
-    while (read < buf.length) {
-      const n = fs.readSync(fd, buf, read, buf.length - read, read);
+    while (read < want) {
+      const n = fs.readSync(fd, buf, read, want - read, read);
       if (n === 0) break;
       read += n;
     }

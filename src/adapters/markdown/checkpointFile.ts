@@ -4,12 +4,12 @@
 // throws, because one torn or hand-mangled file must not hide the good
 // checkpoints beside it.
 import type { Schema } from 'js-yaml';
-import { fastReader } from './fastReader';
 import { CORE_SCHEMA, FAILSAFE_SCHEMA, YAML11_SCHEMA, dump, load } from 'js-yaml';
+import { fastFrontmatter } from './fastReader';
 import { normalizeProse, parseFields, renderBody } from '../../core/checkpointBody';
 import type { Checkpoint, Plan } from '../../core/model';
 import { emptyFields, emptyGit } from '../../core/model';
-import { rootProject } from '../../core/names';
+import { agentOfId, rootProject } from '../../core/names';
 import { day, readTime, rfc3339 } from '../../core/time';
 
 const TITLE_CHARS = 70;
@@ -183,27 +183,20 @@ function loadRecord(yaml: string, schema: Schema): Record<string, unknown> {
 }
 
 /**
- * Frontmatter is only what lies between a leading `---` line and the next
- * `---` line (a torn file with no closing line offers all it has). Broken
- * YAML gives empty frontmatter; the body is read all the same.
- */
-const fast = fastReader();
-
-/** How many frontmatters the fast reader took (the test checks it takes Baton's own). */
-export const fastFrontmatters = { read: 0 };
-
-/**
  * The frontmatter of a file in the shape Baton and Logos write, read by hand
  * (about a tenth of the cost of js-yaml's two loads); anything else goes to
  * the real parser. `test/unit/parseCheckpoint.test.ts` pins the two together.
  */
 function splitFile(text: string): Front {
-  const f = fast.frontmatter(text);
-  if (!f) return splitFileSlow(text);
-  fastFrontmatters.read += 1;
-  return { typed: f.typed, raw: f.raw, body: text.slice(f.bodyStart) };
+  const f = fastFrontmatter(text);
+  return f ? { typed: f.typed, raw: f.raw, body: text.slice(f.bodyStart) } : splitFileSlow(text);
 }
 
+/**
+ * Frontmatter is only what lies between a leading `---` line and the next
+ * `---` line (a torn file with no closing line offers all it has). Broken
+ * YAML gives empty frontmatter; the body is read all the same.
+ */
 function splitFileSlow(text: string): Front {
   const src = text.replace(/^\ufeff/, '').replace(/\r+\n/g, '\n');
   const lines = src.split('\n');
@@ -262,9 +255,6 @@ function reader(f: Front) {
   };
   return { text, flag, count, list, time, related, extra };
 }
-
-/** The agent from an id `<stamp>-<agent>` (or `plan-<stamp>-<agent>`), for files whose frontmatter lost it. */
-const agentOfId = (id: string): string => /^(?:plan-)?[0-9]{8}-[0-9]{6}-(.+)$/.exec(id)?.[1] ?? '';
 
 function bare(id: string, scope: string): Checkpoint {
   return {

@@ -1,22 +1,17 @@
-// The fast reader of checkpoint files, self-contained on purpose: the function
-// below references nothing outside its own body but the body reader it is
-// handed, so its source can also run in a worker thread (index/parallelRead.ts)
-// during a cold build. The index reads
-// its records through it, and `parseCheckpoint` its frontmatter.
+// The fast reader of checkpoint frontmatter. The index reads its records
+// through it (also in its worker threads, index/indexWorker.ts), and
+// `parseCheckpoint` its frontmatter.
 //
 // It reads the frontmatter Baton and Logos write by hand, line by line, and
 // gives up (returns null) on anything it does not recognise with certainty:
 // a line outside the shape, a duplicate key, a character YAML might refuse, a
 // value whose YAML type could be other than a string. The caller then uses the
-// real parser (`parseCheckpoint`), so the index sees exactly what every other
-// reader sees; `test/unit/indexRecord.test.ts` checks the two agree on the
-// benchmark's generated corpus, on hand-mangled and on random files.
-//
-// The body is read by bodyReader.ts, passed in so that a worker can be given
-// both sources.
-import { bodyReader, type BodyFacts, type BodyReader } from './bodyReader';
-
-export type { BodyFacts };
+// real parser (js-yaml, in checkpointFile.ts), so every reader sees exactly
+// the same thing; `test/unit/indexRecord.test.ts` and `parseCheckpoint.test.ts`
+// check the two agree on the benchmark's generated corpus, on hand-mangled and
+// on random files. The body is read by the core's own reader (`bodyFacts`).
+import { bodyFacts } from '../../core/checkpointBody';
+import { agentOfId } from '../../core/names';
 
 /** What the index keeps of one checkpoint. */
 export interface IndexRecord {
@@ -33,7 +28,6 @@ export interface IndexRecord {
   failed: string[];
 }
 
-
 /** A frontmatter as the real parser's two readings give it: YAML's core schema, and strings only. */
 export interface FastFrontmatter {
   typed: Record<string, unknown>;
@@ -42,261 +36,248 @@ export interface FastFrontmatter {
   bodyStart: number;
 }
 
-export interface FastReader {
-  /** The record, or null when the file is not in the shape this reader is sure of. */
-  fastRecord(text: string, id: string): IndexRecord | null;
-  /** The frontmatter, or null when it is not in the shape this reader is sure of. */
-  frontmatter(text: string): FastFrontmatter | null;
-  bodyFacts(body: string): BodyFacts;
+// ---- scalars ----
+
+/**
+ * Characters allowed anywhere in a fast-read frontmatter: printable ASCII and
+ * the Basic Multilingual Plane minus what YAML treats specially or refuses
+ * (C1 controls, NEL, line/paragraph separators, BOM, surrogates, non-characters).
+ * Anything else (an emoji, a tab, a CR) goes to the real parser.
+ */
+const UNSAFE = /[^\n\x20-\x7e\u00a0-\u2027\u202a-\ud7ff\ue000-\ufefe\uff00-\ufffd]/;
+
+const KEY_LINE = /^([A-Za-z_][A-Za-z0-9_]*):(?: (.*))?$/;
+const RELATION_LINE = /^ {2}- \{ pred: ([a-z_]+), obj: ("(?:[^"\\]|\\.)*"), conf: 1\.0, src: stated \}$/;
+
+/**
+ * A plain scalar that every YAML reader takes as exactly this string (in a
+ * block mapping or sequence): no indicator first, no `: ` or ` #`, no trailing
+ * `:` or space. Whether it is a *string* (and not a number, bool or null) is
+ * decided separately, only where the type matters.
+ */
+const PLAIN_FIRST = /^[^\s\-?:,[\]{}#&*!|>'"%@`]/;
+const PLAIN_LAST = /[^\s:]$/;
+const isPlain = (raw: string): boolean => PLAIN_FIRST.test(raw) && PLAIN_LAST.test(raw) && !raw.includes(': ') && !raw.includes(' #');
+
+/** A double-quoted scalar using only the escapes JSON shares with YAML. */
+const DOUBLE = /^"(?:[^"\\]|\\["\\/nrt]|\\u[0-9A-Fa-f]{4})*"$/;
+/** A single-quoted scalar on one line (`''` is a quote). */
+const SINGLE = /^'(?:[^']|'')*'$/;
+
+/** Whether `raw` is a one-line scalar this reader is sure of. */
+function isScalar(raw: string): boolean {
+  const c = raw.charCodeAt(0);
+  if (c === 0x22) return DOUBLE.test(raw);
+  if (c === 0x27) return SINGLE.test(raw);
+  return raw.length > 0 && isPlain(raw);
 }
 
-export function fastReader(makeBody: () => BodyReader = bodyReader): FastReader {
-  const { bodyFacts } = makeBody();
+interface Scalar {
+  kind: 'plain' | 'quoted';
+  value: string;
+}
 
-  // ---- the frontmatter ----
-  /**
-   * Characters allowed anywhere in a fast-read frontmatter: printable ASCII and
-   * the Basic Multilingual Plane minus what YAML treats specially or refuses
-   * (C1 controls, NEL, line/paragraph separators, BOM, surrogates, non-characters).
-   * Anything else (an emoji, a tab, a CR) goes to the real parser.
-   */
-  const UNSAFE = /[^\n\x20-\x7e\u00a0-\u2027\u202a-\ud7ff\ue000-\ufefe\uff00-\ufffd]/;
+/** The string of a scalar `isScalar` accepted. */
+function scalar(raw: string): Scalar {
+  const c = raw.charCodeAt(0);
+  if (c === 0x22) return { kind: 'quoted', value: raw.includes('\\') ? (JSON.parse(raw) as string) : raw.slice(1, -1) };
+  if (c === 0x27) return { kind: 'quoted', value: raw.slice(1, -1).replace(/''/g, "'") };
+  return { kind: 'plain', value: raw };
+}
 
-  const KEY_LINE = /^([A-Za-z_][A-Za-z0-9_]*):(?: (.*))?$/;
-  const RELATION_LINE = /^ {2}- \{ pred: [a-z_]+, obj: ("(?:[^"\\]|\\.)*"), conf: 1\.0, src: stated \}$/;
+/**
+ * A time as the real reader reads it: a quoted value is a string, and a plain
+ * value is a string under YAML's core schema only in these date shapes (a bare
+ * number would be a number, `null` a null...). Anything else: give up (null).
+ */
+const PLAIN_DATE = /^\d{4}-\d{2}-\d{2}(?:T\d{2}:\d{2}:\d{2}(?:\.\d+)?(?:Z|[+-]\d{2}:\d{2}))?$/;
 
-  /**
-   * A plain scalar that every YAML reader takes as exactly this string (in a
-   * block mapping or sequence): no indicator first, no `: ` or ` #`, no trailing
-   * `:` or space. Whether it is a *string* (and not a number, bool or null) is
-   * decided separately, only where the type matters.
-   */
-  const PLAIN_FIRST = /^[^\s\-?:,[\]{}#&*!|>'"%@`]/;
-  const PLAIN_LAST = /[^\s:]$/;
-  const isPlain = (raw: string): boolean => PLAIN_FIRST.test(raw) && PLAIN_LAST.test(raw) && !raw.includes(': ') && !raw.includes(' #');
+function timeOf(s: Scalar): number | null {
+  if (s.kind === 'plain' && !PLAIN_DATE.test(s.value)) return null;
+  const v = s.value.trim();
+  if (!v) return 0;
+  const ms = Date.parse(v);
+  return Number.isNaN(ms) ? 0 : Math.floor(ms / 1000);
+}
 
-  /** A double-quoted scalar using only the escapes JSON shares with YAML. */
-  const DOUBLE = /^"(?:[^"\\]|\\["\\/nrt]|\\u[0-9A-Fa-f]{4})*"$/;
-  /** A single-quoted scalar on one line (`''` is a quote). */
-  const SINGLE = /^'(?:[^']|'')*'$/;
+/**
+ * What YAML's core schema makes of a plain scalar `isPlain` accepted, or
+ * undefined when this reader is not sure: null and anything shaped like a
+ * number other than a small decimal integer give up; true/false are
+ * booleans, small decimal integers numbers, everything else a string.
+ */
+const CORE_NULL = new Set(['~', 'null', 'Null', 'NULL']);
+const CORE_BOOL = new Map([['true', true], ['True', true], ['TRUE', true], ['false', false], ['False', false], ['FALSE', false]]);
+/** Every int and float form of YAML 1.2's core schema and js-yaml's (underscores, 0b/0o/0x), and more. */
+const NUMBERISH = /^[-+]?(?:[0-9][0-9_]*(?:\.[0-9_]*)?(?:[eE][-+]?[0-9_]+)?|\.[0-9_]*(?:[eE][-+]?[0-9_]+)?|0[bBoOxX][0-9a-fA-F_]*|\.(?:inf|Inf|INF|nan|NaN|NAN))$/;
+function corePlain(v: string): unknown {
+  if (CORE_NULL.has(v)) return undefined;
+  const bool = CORE_BOOL.get(v);
+  if (bool !== undefined) return bool;
+  if (/^(?:0|[1-9][0-9]{0,14})$/.test(v)) return Number(v);
+  return NUMBERISH.test(v) ? undefined : v;
+}
 
-  /** Whether `raw` is a one-line scalar this reader is sure of. */
-  function isScalar(raw: string): boolean {
-    const c = raw.charCodeAt(0);
-    if (c === 0x22) return DOUBLE.test(raw);
-    if (c === 0x27) return SINGLE.test(raw);
-    return raw.length > 0 && isPlain(raw);
+/** A one-line scalar's two readings, or null when the typed one is not sure. */
+function readings(raw: string): { typed: unknown; raw: string } | null {
+  const s = scalar(raw);
+  if (s.kind === 'quoted') return { typed: s.value, raw: s.value };
+  const typed = corePlain(s.value);
+  return typed === undefined ? null : { typed, raw: s.value };
+}
+
+// ---- the shape ----
+
+/**
+ * The frontmatter's text and where the body starts, when the file opens with
+ * `---\n`, closes it with a `---` line, and holds only characters this
+ * reader is sure of; else null.
+ */
+function splitFront(text: string): { yaml: string; bodyStart: number } | null {
+  if (!text.startsWith('---\n') || text.includes('\r')) return null;
+  let close = text.indexOf('\n---\n', 3);
+  let bodyStart = close + 5;
+  if (close < 0) {
+    if (!text.endsWith('\n---')) return null;
+    close = text.length - 4;
+    bodyStart = text.length;
   }
+  if (close < 4) return null;
+  const yaml = text.slice(4, close);
+  return UNSAFE.test(yaml) ? null : { yaml, bodyStart };
+}
 
-  type Scalar = { kind: 'plain' | 'quoted'; value: string };
+/** What a reading does with each line `scanFront` accepted; `false` gives up. */
+interface FrontVisitor {
+  /** `key: raw`, raw a scalar `isScalar` accepted. */
+  value(key: string, raw: string): boolean;
+  /** `key:` alone: a list follows. */
+  list(key: string): void;
+  /** `  - raw` of the list `key`, raw a scalar `isScalar` accepted. */
+  item(key: string, raw: string): boolean;
+  /** A relation line Baton writes, under `relations:`. */
+  relation(pred: string, obj: string): void;
+}
 
-  /** The string of a scalar `isScalar` accepted. */
-  function scalar(raw: string): Scalar {
-    const c = raw.charCodeAt(0);
-    if (c === 0x22) return { kind: 'quoted', value: raw.includes('\\') ? (JSON.parse(raw) as string) : raw.slice(1, -1) };
-    if (c === 0x27) return { kind: 'quoted', value: raw.slice(1, -1).replace(/''/g, "'") };
-    return { kind: 'plain', value: raw };
-  }
-
-  /**
-   * A time as the real reader reads it: a quoted value is a string, and a plain
-   * value is a string under YAML's core schema only in these date shapes (a bare
-   * number would be a number, `null` a null...). Anything else: give up.
-   */
-  const PLAIN_DATE = /^\d{4}-\d{2}-\d{2}(?:T\d{2}:\d{2}:\d{2}(?:\.\d+)?(?:Z|[+-]\d{2}:\d{2}))?$/;
-
-  function timeOf(s: Scalar): number | null {
-    if (s.kind === 'plain' && !PLAIN_DATE.test(s.value)) return null;
-    const v = s.value.trim();
-    if (!v) return 0;
-    const ms = Date.parse(v);
-    return Number.isNaN(ms) ? 0 : Math.floor(ms / 1000);
-  }
-
-  /** The agent from an id `<stamp>-<agent>`, for files whose frontmatter lost it (as the real reader does). */
-  const agentOfId = (id: string): string => /^(?:plan-)?[0-9]{8}-[0-9]{6}-(.+)$/.exec(id)?.[1] ?? '';
-
-  /**
-   * The frontmatter's text and where the body starts, when the file opens with
-   * `---\n`, closes it with a `---` line, and holds only characters this
-   * reader is sure of; else null.
-   */
-  function splitFront(text: string): { yaml: string; bodyStart: number } | null {
-    if (!text.startsWith('---\n') || text.includes('\r')) return null;
-    let close = text.indexOf('\n---\n', 3);
-    let bodyStart = close + 5;
-    if (close < 0) {
-      if (!text.endsWith('\n---')) return null;
-      close = text.length - 4;
-      bodyStart = text.length;
+/**
+ * Walks a frontmatter in the one shape this reader is sure of: every line
+ * `key: scalar`, `key:` followed by `  - scalar` items, or (under
+ * `relations:`) the relation lines Baton writes; no key twice, no list
+ * without items (`key:` alone is a null), at least one key. False otherwise.
+ */
+function scanFront(yaml: string, v: FrontVisitor): boolean {
+  const seen = new Set<string>();
+  // The key whose block sequence the next `  - ` lines belong to, and how many it has had.
+  let listKey = '';
+  let items = 0;
+  const lines = yaml.split('\n');
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i];
+    if (line.startsWith('  - ')) {
+      if (!listKey) return false;
+      items++;
+      if (listKey === 'relations') {
+        const m = RELATION_LINE.exec(line);
+        if (!m || !DOUBLE.test(m[2])) return false;
+        v.relation(m[1], scalar(m[2]).value);
+        continue;
+      }
+      const raw = line.slice(4);
+      if (!isScalar(raw) || !v.item(listKey, raw)) return false;
+      continue;
     }
-    if (close < 4) return null;
-    const yaml = text.slice(4, close);
-    return UNSAFE.test(yaml) ? null : { yaml, bodyStart };
+    // A key line ends the previous list, which must have had an item.
+    if (listKey && items === 0) return false;
+    listKey = '';
+    const m = KEY_LINE.exec(line);
+    if (!m) return false;
+    const key = m[1];
+    if (seen.has(key) || key === '__proto__') return false;
+    seen.add(key);
+    const raw = m[2];
+    if (raw === undefined || raw === '') {
+      listKey = key;
+      items = 0;
+      v.list(key);
+      continue;
+    }
+    if (key === 'relations' || !isScalar(raw) || !v.value(key, raw)) return false;
   }
+  return !(listKey && items === 0) && seen.size > 0;
+}
 
-  /**
-   * The record, or null when the file is not in the shape this reader is sure of.
-   * The frontmatter must open the file with `---\n` and close with a `---` line;
-   * every line between must be `key: scalar`, `key:` followed by `  - scalar`
-   * items, or (under `relations:`) the relation lines Baton writes.
-   */
-  function fastRecord(text: string, id: string): IndexRecord | null {
-    const split = splitFront(text);
-    if (!split) return null;
-    const { yaml, bodyStart } = split;
+// ---- the two readings ----
 
-    const seen = new Set<string>();
-    let agent = '';
-    let checkpointed: number | null = null;
-    let firstSeen: number | null = null;
-    let touched: string[] = [];
-    // The key whose block sequence the next `  - ` lines belong to, and how many it has had.
-    let listKey = '';
-    let items = 0;
-
-    const lines = yaml.split('\n');
-    for (let i = 0; i < lines.length; i++) {
-      const line = lines[i];
-      if (line.startsWith('  - ')) {
-        if (!listKey) return null;
-        items++;
-        if (listKey === 'relations') {
-          const m = RELATION_LINE.exec(line);
-          if (!m || !DOUBLE.test(m[1])) return null;
-          continue;
-        }
-        const raw = line.slice(4);
-        if (!isScalar(raw)) return null;
-        if (listKey === 'touched') {
-          const v = scalar(raw).value;
-          if (v !== '') touched.push(v);
-        }
-        continue;
-      }
-      // A key line ends the previous list, which must have had an item (`key:` alone is a null).
-      if (listKey && items === 0) return null;
-      listKey = '';
-      const m = KEY_LINE.exec(line);
-      if (!m) return null;
-      const key = m[1];
-      if (seen.has(key) || key === '__proto__') return null;
-      seen.add(key);
-      const raw = m[2];
-      if (raw === undefined || raw === '') {
-        listKey = key;
-        items = 0;
-        continue;
-      }
-      if (key === 'relations' || !isScalar(raw)) return null;
-      if (key === 'agent') agent = scalar(raw).value;
+/** The index's record of a checkpoint file, or null when it is not in the shape this reader is sure of. */
+export function fastRecord(text: string, id: string): IndexRecord | null {
+  const split = splitFront(text);
+  if (!split) return null;
+  const got = { agent: '', checkpointed: 0, firstSeen: 0, touched: [] as string[] };
+  const ok = scanFront(split.yaml, {
+    value(key, raw) {
+      if (key === 'agent') got.agent = scalar(raw).value;
       else if (key === 'touched') {
         const v = scalar(raw).value;
-        touched = v ? [v] : [];
-      } else if (key === 'checkpointed') {
-        checkpointed = timeOf(scalar(raw));
-        if (checkpointed === null) return null;
-      } else if (key === 'first_seen') {
-        firstSeen = timeOf(scalar(raw));
-        if (firstSeen === null) return null;
+        got.touched = v ? [v] : [];
+      } else if (key === 'checkpointed' || key === 'first_seen') {
+        const ts = timeOf(scalar(raw));
+        if (ts === null) return false;
+        if (key === 'checkpointed') got.checkpointed = ts;
+        else got.firstSeen = ts;
       }
-    }
-    if (listKey && items === 0) return null;
-    if (seen.size === 0) return null;
-
-    const f = bodyFacts(text.slice(bodyStart));
-    return {
-      agent: agent || agentOfId(id),
-      ts: checkpointed !== null && checkpointed > 0 ? checkpointed : firstSeen !== null && firstSeen > 0 ? firstSeen : 0,
-      task: f.task || f.next,
-      empty: !f.says && !f.task && !f.next && f.failed.length === 0,
-      paths: [...f.files, ...touched],
-      failed: f.failed,
-    };
-  }
-
-  /**
-   * What YAML's core schema makes of a plain scalar `isPlain` accepted, or
-   * undefined when this reader is not sure: null and anything shaped like a
-   * number other than a small decimal integer give up; true/false are
-   * booleans, small decimal integers numbers, everything else a string.
-   */
-  const CORE_NULL = new Set(['~', 'null', 'Null', 'NULL']);
-  const CORE_BOOL = new Map([['true', true], ['True', true], ['TRUE', true], ['false', false], ['False', false], ['FALSE', false]]);
-  /** Every int and float form of YAML 1.2's core schema and js-yaml's (underscores, 0b/0o/0x), and more. */
-  const NUMBERISH = /^[-+]?(?:[0-9][0-9_]*(?:\.[0-9_]*)?(?:[eE][-+]?[0-9_]+)?|\.[0-9_]*(?:[eE][-+]?[0-9_]+)?|0[bBoOxX][0-9a-fA-F_]*|\.(?:inf|Inf|INF|nan|NaN|NAN))$/;
-  function corePlain(v: string): unknown {
-    if (CORE_NULL.has(v)) return undefined;
-    const bool = CORE_BOOL.get(v);
-    if (bool !== undefined) return bool;
-    if (/^(?:0|[1-9][0-9]{0,14})$/.test(v)) return Number(v);
-    return NUMBERISH.test(v) ? undefined : v;
-  }
-
-  /** A one-line scalar's two readings, or null when the typed one is not sure. */
-  function readings(raw: string): { typed: unknown; raw: string } | null {
-    const s = scalar(raw);
-    if (s.kind === 'quoted') return { typed: s.value, raw: s.value };
-    const typed = corePlain(s.value);
-    return typed === undefined ? null : { typed, raw: s.value };
-  }
-
-  /**
-   * The frontmatter in the shape `fastRecord` accepts (every line `key: scalar`,
-   * `key:` then `  - scalar` items, or Baton's relation lines), read as the
-   * real parser reads it; null for anything else.
-   */
-  function frontmatter(text: string): FastFrontmatter | null {
-    const split = splitFront(text);
-    if (!split) return null;
-    const { yaml, bodyStart } = split;
-    const typed: Record<string, unknown> = {};
-    const raws: Record<string, unknown> = {};
-    let listKey = '';
-    let typedItems: unknown[] = [];
-    let rawItems: unknown[] = [];
-    for (const line of yaml.split('\n')) {
-      if (line.startsWith('  - ')) {
-        if (!listKey) return null;
-        if (listKey === 'relations') {
-          const m = RELATION_LINE.exec(line);
-          if (!m || !DOUBLE.test(m[1])) return null;
-          const pred = line.slice(line.indexOf('pred: ') + 6, line.indexOf(', obj: '));
-          const obj = scalar(m[1]).value;
-          typedItems.push({ pred, obj, conf: 1, src: 'stated' });
-          rawItems.push({ pred, obj, conf: '1.0', src: 'stated' });
-          continue;
-        }
-        const item = line.slice(4);
-        const r = isScalar(item) ? readings(item) : null;
-        if (!r) return null;
-        typedItems.push(r.typed);
-        rawItems.push(r.raw);
-        continue;
+      return true;
+    },
+    list() {},
+    item(key, raw) {
+      if (key === 'touched') {
+        const v = scalar(raw).value;
+        if (v !== '') got.touched.push(v);
       }
-      if (listKey && typedItems.length === 0) return null;
-      listKey = '';
-      const m = KEY_LINE.exec(line);
-      if (!m) return null;
-      const key = m[1];
-      if (Object.prototype.hasOwnProperty.call(typed, key) || key === '__proto__') return null;
-      const value = m[2];
-      if (value === undefined || value === '') {
-        listKey = key;
-        typedItems = typed[key] = [] as unknown[];
-        rawItems = raws[key] = [] as unknown[];
-        continue;
-      }
-      if (key === 'relations' || !isScalar(value)) return null;
-      const r = readings(value);
-      if (!r) return null;
+      return true;
+    },
+    relation() {},
+  });
+  if (!ok) return null;
+  const f = bodyFacts(text.slice(split.bodyStart));
+  return {
+    agent: got.agent || agentOfId(id),
+    ts: got.checkpointed > 0 ? got.checkpointed : got.firstSeen > 0 ? got.firstSeen : 0,
+    task: f.task || f.next,
+    empty: f.empty,
+    paths: [...f.files, ...got.touched],
+    failed: f.failed,
+  };
+}
+
+/** The frontmatter as the real parser reads it, or null when it is not in the shape this reader is sure of. */
+export function fastFrontmatter(text: string): FastFrontmatter | null {
+  const split = splitFront(text);
+  if (!split) return null;
+  const typed: Record<string, unknown> = {};
+  const raws: Record<string, unknown> = {};
+  const ok = scanFront(split.yaml, {
+    value(key, raw) {
+      const r = readings(raw);
+      if (!r) return false;
       typed[key] = r.typed;
       raws[key] = r.raw;
-    }
-    if (listKey && typedItems.length === 0) return null;
-    if (Object.keys(typed).length === 0) return null;
-    return { typed, raw: raws, bodyStart };
-  }
-
-  return { fastRecord, frontmatter, bodyFacts };
+      return true;
+    },
+    list(key) {
+      typed[key] = [];
+      raws[key] = [];
+    },
+    item(key, raw) {
+      const r = readings(raw);
+      if (!r) return false;
+      (typed[key] as unknown[]).push(r.typed);
+      (raws[key] as unknown[]).push(r.raw);
+      return true;
+    },
+    relation(pred, obj) {
+      (typed.relations as unknown[]).push({ pred, obj, conf: 1, src: 'stated' });
+      (raws.relations as unknown[]).push({ pred, obj, conf: '1.0', src: 'stated' });
+    },
+  });
+  return ok ? { typed, raw: raws, bodyStart: split.bodyStart } : null;
 }
