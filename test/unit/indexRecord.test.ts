@@ -11,7 +11,7 @@ import { indexRecord, recordOfCheckpoint } from '../../src/adapters/index/indexR
 import { SqlIndex } from '../../src/adapters/index/sqlIndex';
 import { isCheckpointFileName, parseCheckpoint, renderCheckpoint } from '../../src/adapters/markdown/checkpointFile';
 import { FsVault } from '../../src/adapters/vault/fsVault';
-import { bodyFacts, isEmptyCheckpoint, parseFields } from '../../src/core/checkpointBody';
+import { bodyFacts, isEmptyCheckpoint, parseFields, SECTIONS } from '../../src/core/checkpointBody';
 import type { Checkpoint } from '../../src/core/model';
 import { normalizeTouchPath } from '../../src/core/touching';
 import { generateVault, sampleCheckpoints } from '../../bench/generate';
@@ -63,16 +63,25 @@ describe('the index reads checkpoints exactly as the real parser does', () => {
   });
 
   it('reads a body as parseBody does', () => {
+    const pinned = (body: string): void => {
+      const f = parseFields(body);
+      assert.deepEqual(bodyFacts(body), { task: f.task, next: f.next, files: f.files, failed: f.failed, empty: isEmptyCheckpoint(f) }, JSON.stringify(body));
+    };
+    // Each section alone, so that what each one does to "empty" is pinned, not left to chance.
+    for (const s of SECTIONS) {
+      for (const content of ['x', '- x', '* x\n  more', '  ', '-', '\\# x', '\u00a0', '## Unknown\n\nx']) {
+        pinned(`## ${s.heading}\n\n${content}\n`);
+        pinned(`intro\n## ${s.heading.toUpperCase()} ##\r\n${content}`);
+      }
+    }
     const piece = fc.oneof(
       fc.string({ maxLength: 8 }),
       fc.constantFrom('## Task', '## Next', '## State', '## Files', "## Didn't work", '## didn’t WORK ##', '##\tFiles', '## Decisions', '## Unknown', '##x',
-        '- a', '* b', '+ c', '  cont', '-', '\\## x', '\n', '\r\n', '\u2028', ' ', '\t'),
+        '- a', '* b', '+ c', '  cont', '-', '\\## x', '\n', '\r\n', '\u2028', ' ', '\t', '\n## State\n\nstate\n', '\n## Intent\n\nwhy\n'),
     );
     fc.assert(
       fc.property(fc.array(piece, { maxLength: 30 }), (parts) => {
-        const body = parts.join('');
-        const f = parseFields(body);
-        assert.deepEqual(bodyFacts(body), { task: f.task, next: f.next, files: f.files, failed: f.failed, empty: isEmptyCheckpoint(f) });
+        pinned(parts.join(''));
       }),
       { numRuns: 500 },
     );

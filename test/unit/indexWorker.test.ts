@@ -1,0 +1,128 @@
+// A cold build of a big vault reads in worker threads started from
+// dist/indexWorker.js beside the running bundle (from source, under tsx, the
+// .ts entry). Here the shipped CLI builds an index of a vault past the
+// worker threshold from a fresh `.baton/`, through the workers alone, and it
+// must equal the index this thread builds without them; a CLI whose folder
+// lacks the worker still builds it (quietly, on one thread) unless told it
+// must use workers.
+import { strict as assert } from 'assert';
+import * as fs from 'fs';
+import * as path from 'path';
+import { SqlIndex } from '../../src/adapters/index/sqlIndex';
+import { FsVault } from '../../src/adapters/vault/fsVault';
+import { generateVault } from '../../bench/generate';
+import { spawnCli } from '../support/spawnCli';
+import { CLI, cli, ensureBuilt } from './support/cli';
+import { tempDir } from './support/tempVault';
+
+/** What two indexes must agree on. */
+function sameIndex(a: SqlIndex, b: SqlIndex): void {
+  assert.deepEqual(a.summaries(), b.summaries());
+  assert.deepEqual(a.deadEnds(), b.deadEnds());
+  assert.equal(a.checkpointCount(), b.checkpointCount());
+  for (const q of ['README.md', 'index.ts', 'src/index.ts', 'go.mod', 'a.ts', 'package.json']) assert.deepEqual(a.touching(q), b.touching(q), q);
+}
+
+/** The index this thread builds alone, of a copy of `root`'s sessions. */
+async function inlineIndex(root: string): Promise<SqlIndex> {
+  const copy = tempDir('baton-worker-inline-');
+  fs.cpSync(path.join(root, 'sessions'), path.join(copy, 'sessions'), { recursive: true });
+  const saved = process.env.BATON_INDEX_WORKER;
+  process.env.BATON_INDEX_WORKER = '0';
+  try {
+    const index = await SqlIndex.open(new FsVault(copy));
+    const stats = await index.refresh();
+    assert.equal(stats.checkpointsReadInWorkers, 0);
+    return index;
+  } finally {
+    if (saved === undefined) delete process.env.BATON_INDEX_WORKER;
+    else process.env.BATON_INDEX_WORKER = saved;
+    fs.rmSync(copy, { recursive: true, force: true });
+  }
+}
+
+describe('the cold build’s worker threads, as shipped', function () {
+  this.timeout(120_000);
+  let root: string;
+  let inline: SqlIndex;
+  before(async () => {
+    ensureBuilt();
+    root = tempDir('baton-worker-');
+    // Past the 2000 files a cold build needs before it starts workers by itself.
+    generateVault(root, { checkpoints: 2500, projects: 20, seed: 11 });
+    inline = await inlineIndex(root);
+  });
+  after(() => {
+    inline.close();
+    fs.rmSync(root, { recursive: true, force: true });
+  });
+  beforeEach(() => fs.rmSync(path.join(root, '.baton'), { recursive: true, force: true }));
+
+  it('`baton index` from a fresh .baton/ reads every file in dist/indexWorker.js and builds the same index', async () => {
+    assert.ok(fs.existsSync(path.join(path.dirname(CLI), 'indexWorker.js')), 'esbuild.js builds the worker beside the CLI');
+    // Workers only, and (BATON_INDEX_WORKER=1) a worker that cannot start or fails is an error.
+    const r = await cli(['index'], { vault: root, env: { BATON_INDEX_WORKER: '1', BATON_INDEX_STEAL: '0' } });
+    assert.equal(r.code, 0, r.stderr);
+    assert.match(r.stdout, new RegExp(`Indexed ${inline.checkpointCount()} checkpoint`));
+    const saved = await SqlIndex.open(new FsVault(root));
+    try {
+      sameIndex(saved, inline);
+    } finally {
+      saved.close();
+    }
+  });
+
+  it('the default (no knobs: workers past 2000 files on two cores) gets the same index', async () => {
+    const r = await cli(['index'], { vault: root });
+    assert.equal(r.code, 0, r.stderr);
+    const saved = await SqlIndex.open(new FsVault(root));
+    try {
+      sameIndex(saved, inline);
+    } finally {
+      saved.close();
+    }
+  });
+
+  it('a CLI folder without the worker still builds the index on one thread, and says so when workers are required', async () => {
+    const bare = tempDir('baton-no-worker-');
+    try {
+      const dist = path.dirname(CLI);
+      for (const name of fs.readdirSync(dist).filter((n) => !n.endsWith('.map') && n !== 'indexWorker.js')) {
+        fs.copyFileSync(path.join(dist, name), path.join(bare, name));
+      }
+      const moved = path.join(bare, 'cli.js');
+      const index = (env: NodeJS.ProcessEnv) => spawnCli(moved, ['index'], { vault: root, cwd: root, env });
+      const strict = await index({ BATON_INDEX_WORKER: '1' });
+      assert.notEqual(strict.code, 0);
+      assert.match(strict.stderr, /No index worker beside/);
+      fs.rmSync(path.join(root, '.baton'), { recursive: true, force: true });
+      const quiet = await index({});
+      assert.equal(quiet.code, 0, quiet.stderr);
+      const saved = await SqlIndex.open(new FsVault(root));
+      try {
+        sameIndex(saved, inline);
+      } finally {
+        saved.close();
+      }
+    } finally {
+      fs.rmSync(bare, { recursive: true, force: true });
+    }
+  });
+
+  it('under tsx, in this process, the workers run indexWorker.ts from source', async () => {
+    const saved = { ...process.env };
+    Object.assign(process.env, { BATON_INDEX_WORKER: '1', BATON_INDEX_STEAL: '0' });
+    const index = await SqlIndex.open(new FsVault(root));
+    try {
+      const stats = await index.refresh();
+      assert.equal(stats.checkpointsReadInWorkers, stats.checkpointsParsed);
+      sameIndex(index, inline);
+    } finally {
+      index.close();
+      for (const k of ['BATON_INDEX_WORKER', 'BATON_INDEX_STEAL']) {
+        if (saved[k] === undefined) delete process.env[k];
+        else process.env[k] = saved[k];
+      }
+    }
+  });
+});
