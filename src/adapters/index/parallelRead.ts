@@ -14,8 +14,6 @@ import * as path from 'path';
 import { Worker } from 'worker_threads';
 import { eachFile, PathTable, type BatchRequest, type BatchResult, type ReadRequest, type WorkerConfig, type WorkerFile } from './workerBatch';
 
-export type { PathTable, ReadRequest, WorkerFile };
-
 /** Where the files go, in whatever order they are read. */
 export interface ReadSink {
   /** File `at` as a worker read it; null when it could not be read. */
