@@ -9,6 +9,7 @@ import { strict as assert } from 'assert';
 import * as fs from 'fs';
 import * as path from 'path';
 import { SqlIndex } from '../../src/adapters/index/sqlIndex';
+import { run } from '../../src/cli/run';
 import { FsVault } from '../../src/adapters/vault/fsVault';
 import { generateVault } from '../../bench/generate';
 import { spawnCli } from '../support/spawnCli';
@@ -109,20 +110,43 @@ describe('the cold build’s worker threads, as shipped', function () {
     }
   });
 
-  it('under tsx, in this process, the workers run indexWorker.ts from source', async () => {
-    const saved = { ...process.env };
+  /** Runs `fn` with BATON_INDEX_WORKER=1 and BATON_INDEX_STEAL=0: the workers read every file, or it fails. */
+  async function workersOnly<T>(fn: () => Promise<T>): Promise<T> {
+    const saved = { BATON_INDEX_WORKER: process.env.BATON_INDEX_WORKER, BATON_INDEX_STEAL: process.env.BATON_INDEX_STEAL };
     Object.assign(process.env, { BATON_INDEX_WORKER: '1', BATON_INDEX_STEAL: '0' });
+    try {
+      return await fn();
+    } finally {
+      for (const [k, v] of Object.entries(saved)) {
+        if (v === undefined) delete process.env[k];
+        else process.env[k] = v;
+      }
+    }
+  }
+
+  it('under tsx, in this process, the workers run indexWorker.ts from source', async () => {
     const index = await SqlIndex.open(new FsVault(root));
     try {
-      const stats = await index.refresh();
+      const stats = await workersOnly(() => index.refresh());
       assert.equal(stats.checkpointsReadInWorkers, stats.checkpointsParsed);
       sameIndex(index, inline);
     } finally {
       index.close();
-      for (const k of ['BATON_INDEX_WORKER', 'BATON_INDEX_STEAL']) {
-        if (saved[k] === undefined) delete process.env[k];
-        else process.env[k] = saved[k];
-      }
+    }
+  });
+
+  it('`baton index` run in this process (from source, under tsx) builds the same index through them', async () => {
+    let out = '';
+    let err = '';
+    const io = { cwd: root, env: { ...process.env, BATON_VAULT: root }, out: (t: string) => void (out += t), err: (t: string) => void (err += t), stdin: async () => '' };
+    const code = await workersOnly(() => run(['index', '--vault', root], io));
+    assert.equal(code, 0, err);
+    assert.match(out, new RegExp(`Indexed ${inline.checkpointCount()} checkpoint`));
+    const saved = await SqlIndex.open(new FsVault(root));
+    try {
+      sameIndex(saved, inline);
+    } finally {
+      saved.close();
     }
   });
 });
