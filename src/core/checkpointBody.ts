@@ -47,7 +47,8 @@ const BY_KEY = new Map(SECTIONS.map((s) => [headingKey(s.heading), s]));
 /** The headings exactly as Baton writes them: most files need no normalising at all. */
 const BY_HEADING = new Map(SECTIONS.map((s) => [s.heading, s]));
 const BY_FIELD = new Map(SECTIONS.map((s) => [s.key, s]));
-const sectionOf = (heading: string): Section | undefined => BY_HEADING.get(heading) ?? BY_KEY.get(headingKey(heading));
+/** The section a heading names, matched as loosely as people retype it. */
+export const sectionOf = (heading: string): Section | undefined => BY_HEADING.get(heading) ?? BY_KEY.get(headingKey(heading));
 
 const HEADING = /^##[ \t]+(.*)$/;
 const BULLET = /^[ \t]*[-*+](?:[ \t]+(.*))?$/;

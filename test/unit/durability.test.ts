@@ -155,6 +155,19 @@ describe('durability (issue 12)', () => {
       assert.equal(await readCheckpointText(small.path), fs.readFileSync(small.path, 'utf8'));
     });
 
+    it('says what it left out of a hand-typed heading of a list as an item of that list, and of Files as no path', async () => {
+      const dir = path.dirname(notesFile());
+      fs.mkdirSync(dir, { recursive: true });
+      const many = (prefix: string) => Array.from({ length: 3000 }, (_, i) => `- ${prefix} ${i} ${'x'.repeat(200)}`).join('\n');
+      const file = path.join(dir, '20260101-000000-claude.md');
+      fs.writeFileSync(file, `---\nagent: claude\n---\n\n## Task\n\nbig by hand\n\n## didn\u2019t work ##\n\n${many('tried')}\n\n## files\n\n${many('src/f')}\n\n## Next\n\nthe step\n`);
+      assert.ok(fs.statSync(file).size > WHOLE_CAP);
+      const cp = parseCheckpoint((await readCheckpointText(file)) ?? '', '20260101-000000-claude', 'kestrel');
+      assert.match(cp?.failed.at(-1) ?? '', /of this section not shown/, 'the notice is an item of the list, whatever the heading\'s spelling');
+      assert.ok(cp?.files.every((f) => f.startsWith('src/f ')), 'Files holds paths only');
+      assert.equal(cp?.next, 'the step');
+    });
+
     it('frames MCP messages whole, and answers one past the limit with an error naming its id', async () => {
       const input = new PassThrough();
       const replies: string[] = [];

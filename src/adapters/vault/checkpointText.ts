@@ -6,6 +6,7 @@
 // line says so and how much (nothing is dropped without a word; the file
 // itself is untouched).
 import * as fs from 'fs';
+import { sectionOf } from '../../core/checkpointBody';
 import { LineSplitter } from './lineSplitter';
 
 /** Files up to this size are read whole. */
@@ -14,7 +15,11 @@ export const WHOLE_CAP = 1 << 20;
 export const SECTION_CAP = 256 << 10;
 const CHUNK = 1 << 20;
 
-const BULLETS = new Set(['Decisions', "Didn't work", 'Verified', 'Blockers', 'Commands run', 'Open questions']);
+/** A bullet list's notice is a bullet, so it is seen; Files gets a plain line (a notice is no path for `why` to match). */
+const isBulletList = (heading: string): boolean => {
+  const s = sectionOf(heading);
+  return !!s && !s.prose && s.key !== 'files';
+};
 
 const size = (bytes: number): string => (bytes >= 1 << 20 ? `${(bytes / (1 << 20)).toFixed(1)} MB` : `${Math.ceil(bytes / 1024)} KB`);
 
@@ -79,8 +84,7 @@ class Condenser {
   private close(): void {
     if (this.skipped > 0 && this.state === 'body') {
       const what = `${size(this.skipped)} (${this.skippedLines} line${this.skippedLines === 1 ? '' : 's'}) of this section not shown: the checkpoint is over Baton's reading limit (${size(SECTION_CAP)} a section); the whole text is in the file`;
-      // In a bullet list it is a bullet, so it is seen; Files gets a plain line (no path to match).
-      this.out.push(Buffer.from(BULLETS.has(this.heading) ? `- [… ${what}]\n` : `[… ${what}]\n`));
+      this.out.push(Buffer.from(isBulletList(this.heading) ? `- [… ${what}]\n` : `[… ${what}]\n`));
     }
     this.kept = 0;
     this.skipped = 0;
