@@ -51,7 +51,9 @@ const BY_FIELD = new Map(SECTIONS.map((s) => [s.key, s]));
 export const sectionOf = (heading: string): Section | undefined => BY_HEADING.get(heading) ?? BY_KEY.get(headingKey(heading));
 
 const HEADING = /^##[ \t]+(.*)$/;
-const BULLET = /^[ \t]*[-*+](?:[ \t]+(.*))?$/;
+// `[^\n]`, not `.`: a bare CR or U+2028 inside a hand-written bullet belongs to
+// that item (readItems folds it onto one line), it does not drop the item.
+const BULLET = /^[ \t]*[-*+](?:[ \t]+([^\n]*))?$/;
 
 /**
  * Prose as it can be stored: CRLF (and any run of CRs before a LF, which an

@@ -79,6 +79,11 @@ describe('parseBody', () => {
     assert.equal(roundTrip({ task: 'fix: the parser: again' }).task, 'fix: the parser: again');
   });
 
+  it('keeps a hand-written bullet that holds a bare CR or a line separator, as one item', () => {
+    const got = parseBody("## Didn't work\n\n- one\rtwo\n- three\u2028four\n- five\u0085six\n- seven\n");
+    assert.deepEqual(got.failed, ['one two', 'three four', 'five six', 'seven']);
+  });
+
   it('does not let "## Next" typed inside a task end it or forge a section', () => {
     const task = 'wrote the plan\n## Next\nthis is still the task\n## Decisions\n- not a decision';
     const got = roundTrip({ task, next: 'the real next' });

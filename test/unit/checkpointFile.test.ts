@@ -318,6 +318,11 @@ describe('working notes', () => {
     assert.deepEqual(parseNotes('junk\n\u0000\n' + good.replace(/\n/g, '\r\n')).map((n) => n.text), ['one', 'two']);
   });
 
+  it('reads a hand-written note with a bare CR or a line separator inside it, on one line', () => {
+    const text = '- tried a\rreplica <!-- ts=3 agent=a -->\n- then b\u2028c\u2029d <!-- ts=4 agent=a -->\n- e\u0085f <!-- ts=5 agent=a -->\n';
+    assert.deepEqual(parseNotes(text).map((n) => n.text), ['tried a replica', 'then b c d', 'e f']);
+  });
+
   it('writes the agent as a safe name and a whole, non-negative ts', () => {
     assert.equal(renderNoteLine({ text: 't', agent: 'Claude Code', ts: 12.9 }), '- t <!-- ts=12 agent=claude-code -->\n');
     assert.equal(renderNoteLine({ text: 't', agent: 'a', ts: Number.NaN }), '- t <!-- ts=0 agent=a -->\n');

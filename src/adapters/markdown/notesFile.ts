@@ -21,7 +21,10 @@ export function notesHeader(project: string): string {
 }
 
 // Greedy text and an anchored tail: the metadata is the last comment on the line.
-const NOTE = /^[ \t]*[-*+][ \t]+(.*)[ \t]*<!--[ \t]*ts=([0-9]+)[ \t]+agent=(\S*)[ \t]*-->[ \t]*$/;
+// `[^\n]`, not `.`: a bare CR or a Unicode line separator typed into a line by
+// hand is inside that note (a file is split into lines on LF alone), not a
+// reason to drop the note; the text is folded onto one line when read.
+const NOTE = /^[ \t]*[-*+][ \t]+([^\n]*)[ \t]*<!--[ \t]*ts=([0-9]+)[ \t]+agent=(\S*)[ \t]*-->[ \t]*$/;
 
 /** Notes in file order; lines that do not match (headers, a torn last line) are ignored. Never throws. */
 export function parseNotes(text: string): { text: string; agent: string; ts: number }[] {
@@ -32,7 +35,7 @@ export function parseNotes(text: string): { text: string; agent: string; ts: num
     if (!m) continue;
     const ts = Number(m[2]);
     if (!Number.isSafeInteger(ts)) continue;
-    out.push({ text: (m[1] ?? '').replace(/<\\(\\*)!--/g, '<$1!--').trim(), agent: m[3] ?? '', ts });
+    out.push({ text: oneLine((m[1] ?? '').replace(/<\\(\\*)!--/g, '<$1!--')), agent: m[3] ?? '', ts });
   }
   return out;
 }
