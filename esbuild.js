@@ -18,6 +18,9 @@ const common = {
   minify: production,
   logLevel: 'warning',
   outdir: 'dist',
+  // jsonc-parser's main build is UMD, whose require('./impl/…') calls esbuild
+  // cannot follow (the bundle then fails at load); its ESM build bundles whole.
+  alias: { 'jsonc-parser': 'jsonc-parser/lib/esm/main.js' },
 };
 
 const splitMcp = {

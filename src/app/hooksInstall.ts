@@ -3,10 +3,9 @@
 // command hooks); Cursor's is flat (event → commands) with a version number.
 // Baton's entries are recognised by their command, so a person's own hooks,
 // even on the same events, are never touched.
-import * as fs from 'fs';
-import * as os from 'os';
 import * as path from 'path';
 import { usage } from '../core/errors';
+import { homeOf, projectRoot } from './projectDir';
 import { backUp, isObject, readBackup, readSettings, restoreOrWrite, serialize, writeSettings, type JsonObject } from '../adapters/settingsFile';
 
 export type HookAgent = 'claude-code' | 'codex' | 'cursor';
@@ -222,15 +221,4 @@ export function uninstallHooks(agent: HookAgent, baseDir: string): InstallResult
 export function hooksBase(where: { user?: boolean; dir?: string; cwd: string; env: NodeJS.ProcessEnv }): string {
   if (where.user) return homeOf(where.env);
   return where.dir ? path.resolve(where.cwd, where.dir) : projectRoot(where.cwd);
-}
-
-function projectRoot(dir: string): string {
-  for (let d = path.resolve(dir); ; d = path.dirname(d)) {
-    if (fs.existsSync(path.join(d, '.git'))) return d;
-    if (path.dirname(d) === d) return path.resolve(dir);
-  }
-}
-
-function homeOf(env: NodeJS.ProcessEnv): string {
-  return env.HOME?.trim() || env.USERPROFILE?.trim() || os.homedir();
 }

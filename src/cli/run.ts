@@ -38,6 +38,8 @@ const COMMANDS: Record<string, Command> = {
   // Loaded on use: the hook installer and the stats cost nothing to other commands.
   hooks: (ctx, args) => import('./hooksCommand').then((m) => m.hooks(ctx, args)),
   stats: (ctx, args) => import('./statsCommand').then((m) => m.stats(ctx, args)),
+  connect: (ctx, args) => import('./connectCommand').then((m) => m.connect(ctx, args)),
+  disconnect: (ctx, args) => import('./connectCommand').then((m) => m.disconnect(ctx, args)),
 };
 
 function doorCommands(doors: Partial<OtherDoors>): Record<string, Command> {

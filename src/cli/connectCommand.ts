@@ -1,0 +1,71 @@
+// `baton connect AGENT` and `baton disconnect AGENT`: Baton's MCP server and
+// hooks into (or out of) the agent's own files, for the vault this command
+// resolved (--vault, BATON_VAULT, the default), which the written configs name
+// so the agent needs no BATON_VAULT of its own.
+import * as path from 'path';
+import { usage } from '../core/errors';
+import { connectAgent, type ConnectOutcome } from '../app/connectAgent';
+import type { ConnectAction, LauncherTarget } from '../app/connect';
+import { homeOf } from '../app/projectDir';
+import { parse, str } from './args';
+import type { Context } from './context';
+import { lineDiff } from './lineDiff';
+
+const HELP = 'AGENT [--scope user|project|local] [--dry-run] [--json]   (AGENT: claude-code, codex, cursor, gemini, copilot)';
+
+/**
+ * The runtime and script of this CLI when it runs from its bundle: esbuild puts
+ * every module into dist/cli.js, so this module's own file is the script.
+ * From the sources (tests under tsx) there is no script to point a launcher at.
+ */
+function selfTarget(): LauncherTarget | null {
+  if (path.basename(__filename) !== 'cli.js') return null;
+  return { runtime: process.execPath, script: __filename, electron: typeof process.versions.electron === 'string' };
+}
+
+function command(action: ConnectAction) {
+  return async (ctx: Context, args: string[]): Promise<number> => {
+    const { values, positionals } = parse(
+      action,
+      args,
+      { scope: { type: 'string' }, 'dry-run': { type: 'boolean' }, json: { type: 'boolean' } },
+      HELP,
+    );
+    if (positionals.length > 1) throw usage(`One agent at a time; got ${positionals.join(', ')}.\nUsage: baton ${action} ${HELP}`);
+    const outcome = connectAgent({
+      action,
+      agent: positionals[0],
+      scope: str(values.scope),
+      vault: ctx.vault,
+      cwd: ctx.io.cwd,
+      home: homeOf(ctx.io.env),
+      dryRun: values['dry-run'] === true,
+      self: selfTarget(),
+    });
+    if (values.json) {
+      const { agent, scope, dryRun, notes, commands } = outcome;
+      ctx.json({ agent, scope, dryRun, files: outcome.files.map((f) => ({ path: f.path, action: f.action })), notes, commands });
+    } else ctx.io.out(render(outcome));
+    return 0;
+  };
+}
+
+/** Per file `ACTION  PATH` (a dry run says what it would do, with the change as a diff), then notes and commands. */
+export function render(o: ConnectOutcome): string {
+  const out: string[] = [];
+  const would: Record<string, string> = { created: 'would create', updated: 'would update', removed: 'would remove', unchanged: 'unchanged' };
+  for (const f of o.files) {
+    out.push(`${(o.dryRun ? would[f.action] : f.action).padEnd(o.dryRun ? 13 : 9)}  ${f.path}`);
+    if (o.dryRun && f.action !== 'unchanged') {
+      const diff = lineDiff(f.before, f.after);
+      out.push(...diff.replace(/\n$/, '').split('\n').map((l) => `    ${l}`));
+    }
+  }
+  if (o.dryRun) out.push('', 'Dry run: nothing was written.');
+  if (o.notes.length) out.push('', ...o.notes.map((n) => `Note: ${n}`));
+  if (o.commands.length) out.push('', o.dryRun ? 'Then run:' : 'Now run:', ...o.commands.map((c) => `  ${c}`));
+  return out.join('\n') + '\n';
+}
+
+export const connect = command('connect');
+export const disconnect = command('disconnect');
