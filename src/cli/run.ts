@@ -40,6 +40,7 @@ const COMMANDS: Record<string, Command> = {
   stats: (ctx, args) => import('./statsCommand').then((m) => m.stats(ctx, args)),
   connect: (ctx, args) => import('./connectCommand').then((m) => m.connect(ctx, args)),
   disconnect: (ctx, args) => import('./connectCommand').then((m) => m.disconnect(ctx, args)),
+  doctor: (ctx, args) => import('./doctorCommand').then((m) => m.doctor(ctx, args)),
 };
 
 function doorCommands(doors: Partial<OtherDoors>): Record<string, Command> {

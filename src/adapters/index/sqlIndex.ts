@@ -128,6 +128,13 @@ export class SqlIndex implements IndexPort {
     return out;
   }
 
+  /** Per agent name, the newest stamp of its checkpoints and open notes: when each agent last wrote (for `baton doctor`). */
+  lastByAgent(): { agent: string; ts: number }[] {
+    return this.sql
+      .rows<[string, number]>('SELECT agent, MAX(ts) FROM (SELECT agent, ts FROM checkpoints UNION ALL SELECT agent, ts FROM notes) GROUP BY agent ORDER BY agent')
+      .map(([agent, ts]) => ({ agent, ts }));
+  }
+
   checkpointCount(): number {
     return this.sql.rows<[number]>('SELECT COUNT(*) FROM checkpoints')[0]?.[0] ?? 0;
   }

@@ -316,3 +316,19 @@ export class VaultLocks {
     }
   }
 }
+
+/**
+ * The lock files under `dir` whose holder is dead, judged as a writer would
+ * judge them, for `baton doctor`. Read-only: the next writer of that scope
+ * breaks such a lock at once, so this only reports them.
+ */
+export async function deadLocks(dir: string): Promise<string[]> {
+  const names = await fs.promises.readdir(dir).catch(() => [] as string[]);
+  const dead: string[] = [];
+  for (const name of names.filter((n) => n.endsWith('.lock')).sort()) {
+    const file = path.join(dir, name);
+    const seen = await look(file);
+    if (seen !== null && seen !== 'unreadable' && isDead(seen)) dead.push(file);
+  }
+  return dead;
+}
