@@ -1,0 +1,134 @@
+// `baton doctor` through the real built CLI in a temporary HOME: healthy exits
+// 0, a connected agent whose launcher is broken exits 1 naming the command
+// that fixes it, an agent that is simply not connected is no problem.
+import { strict as assert } from 'assert';
+import * as fs from 'fs';
+import * as path from 'path';
+import { writesAs } from '../../src/app/doctor';
+import { writeLauncher } from '../../src/adapters/launcher';
+import { CLI, cli, ensureBuilt, type CliResult } from './support/cli';
+import { gitRepo } from './support/gitRepo';
+import { tempDir } from './support/tempVault';
+
+type Report = {
+  ok: boolean;
+  vault: { path: string; ok: boolean; exists: boolean; readable: boolean; writable: boolean; index: string; staleLocks: string[]; problems: string[] };
+  launcher: { path: string; ok: boolean; present: boolean; runtime: string | null; runtimeExists: boolean };
+  agents: { agent: string; scope: string; connected: string; files: { path: string; state: string }[]; lastSeen: string | null; problems: string[] }[];
+};
+
+describe('baton doctor (the built CLI, a temporary HOME)', function () {
+  this.timeout(60_000);
+  let root: string;
+  let home: string;
+  let repo: string;
+  let vault: string;
+  before(() => ensureBuilt());
+  beforeEach(() => {
+    root = tempDir('baton-doctor-');
+    home = path.join(root, 'home');
+    vault = path.join(root, 'vault');
+    fs.mkdirSync(home);
+    repo = gitRepo(root, 'kestrel');
+  });
+  afterEach(() => fs.rmSync(root, { recursive: true, force: true }));
+
+  const run = (args: string[]): Promise<CliResult> => cli(args, { vault, cwd: repo, env: { HOME: home } });
+  const report = async (expectCode: number): Promise<Report> => {
+    const r = await run(['doctor', '--json']);
+    assert.equal(r.code, expectCode, r.stdout + r.stderr);
+    return JSON.parse(r.stdout) as Report;
+  };
+  const entry = (r: Report, agent: string, scope = 'user') => r.agents.find((a) => a.agent === agent && a.scope === scope);
+
+  it('is healthy with nothing connected, and with connected agents: exit 0, last seen from the vault', async () => {
+    const empty = await report(0);
+    assert.deepEqual(Object.keys(empty).sort(), ['agents', 'launcher', 'ok', 'vault']);
+    assert.deepEqual({ ...empty.vault, path: '' }, { path: '', ok: true, exists: false, readable: true, writable: true, index: 'none', staleLocks: [], problems: [] });
+    assert.equal(empty.launcher.ok, false);
+    assert.equal(empty.launcher.present, false);
+    assert.ok(empty.agents.every((a) => a.connected === 'no' && a.problems.length === 0));
+    assert.deepEqual(new Set(empty.agents.map((a) => a.scope)), new Set(['user', 'project', 'local']));
+
+    assert.equal((await run(['note', '--agent', 'claude-code', 'tried the mock'])).code, 0);
+    assert.equal((await run(['checkpoint', '--agent', 'codex-mcp-client', '--task', 'checkout flake'])).code, 0);
+    assert.equal((await run(['connect', 'codex'])).code, 0);
+    assert.equal((await run(['connect', 'cursor', '--scope', 'project'])).code, 0);
+    const r = await report(0);
+    assert.equal(r.vault.exists, true);
+    assert.equal(r.vault.writable, true);
+    assert.equal(r.vault.index, 'ok');
+    assert.equal(r.launcher.ok, true);
+    assert.equal(entry(r, 'codex')?.connected, 'yes');
+    assert.deepEqual(entry(r, 'codex')?.files.map((f) => f.state), ['connected', 'connected']);
+    assert.equal(entry(r, 'cursor', 'project')?.connected, 'yes');
+    assert.equal(entry(r, 'cursor')?.connected, 'no');
+    assert.ok(entry(r, 'codex')?.lastSeen && Math.abs(Date.parse(entry(r, 'codex')!.lastSeen!) - Date.now()) < 60_000);
+    assert.ok(entry(r, 'claude-code')?.lastSeen, 'a note counts as being seen');
+    assert.equal(entry(r, 'gemini')?.lastSeen, null);
+    const text = await run(['doctor']);
+    assert.equal(text.code, 0);
+    assert.match(text.stdout, /^ok {2}Codex CLI \(user\): connected; last wrote \d+s ago$/m);
+    assert.match(text.stdout, /Nothing needs fixing/);
+  });
+
+  it('a connected agent whose launcher is broken: exit 1, the problem names the fix, and the fix works', async () => {
+    assert.equal((await run(['connect', 'cursor'])).code, 0);
+    writeLauncher(home, { runtime: path.join(root, 'uninstalled', 'node'), script: CLI, electron: false });
+    const r = await report(1);
+    assert.equal(r.ok, false);
+    assert.equal(r.launcher.ok, false);
+    assert.equal(r.launcher.runtimeExists, false);
+    const [problem] = entry(r, 'cursor')?.problems ?? [];
+    assert.match(problem, /calls the launcher .*\.baton\/bin\/baton, which runs .*uninstalled\/node, which is gone: run baton connect cursor /);
+    const text = await run(['doctor']);
+    assert.equal(text.code, 1);
+    assert.match(text.stdout, /^FIX Cursor \(user\)/m);
+    assert.match(text.stdout, /Something needs fixing/);
+
+    assert.equal((await run(['connect', 'cursor'])).code, 0);
+    await report(0);
+  });
+
+  it('a broken launcher no agent calls is no failure; a half-connected agent is one', async () => {
+    writeLauncher(home, { runtime: path.join(root, 'gone'), script: CLI, electron: false });
+    assert.equal((await report(0)).launcher.ok, false);
+    assert.equal((await run(['connect', 'codex', '--scope', 'project'])).code, 0);
+    fs.rmSync(path.join(repo, '.codex', 'hooks.json'));
+    const r = await report(1);
+    assert.equal(entry(r, 'codex', 'project')?.connected, 'partly');
+    assert.match(entry(r, 'codex', 'project')?.problems[0] ?? '', /run baton connect codex --scope project/);
+  });
+
+  it('reports locks left by dead holders without failing, and an index that is a cache rebuilt, not a problem', async () => {
+    assert.equal((await run(['note', '--agent', 'cursor', 'x'])).code, 0);
+    const locks = path.join(vault, '.baton-live', 'locks');
+    fs.mkdirSync(locks, { recursive: true });
+    const dead = path.join(locks, 'aaaa.lock');
+    fs.writeFileSync(dead, JSON.stringify({ host: 'another-host', ns: '', pid: 4242, token: 't' }));
+    const old = new Date(Date.now() - 60_000);
+    fs.utimesSync(dead, old, old);
+    fs.writeFileSync(path.join(locks, 'bbbb.lock'), JSON.stringify({ host: 'another-host', ns: '', pid: 4343, token: 'u' }));
+    fs.mkdirSync(path.join(vault, '.baton'), { recursive: true });
+    fs.writeFileSync(path.join(vault, '.baton', 'index.sqlite'), 'not a database');
+    const r = await report(0);
+    assert.deepEqual(r.vault.staleLocks, [dead]);
+    assert.equal(r.vault.index, 'ok');
+    assert.ok(fs.existsSync(dead), 'doctor only looks');
+  });
+
+  it('a vault that is a file: exit 1 with what to do', async () => {
+    fs.writeFileSync(vault, 'oops');
+    const r = await report(1);
+    assert.match(r.vault.problems[0], /is a file, not a folder: choose another vault/);
+  });
+
+  it('knows an agent by the names it writes as', () => {
+    assert.ok(writesAs('claude-code', 'claude'));
+    assert.ok(writesAs('claude-code', 'claude-code'));
+    assert.ok(writesAs('cursor', 'cursor-vscode'));
+    assert.ok(writesAs('gemini', 'gemini-cli-mcp-client'));
+    assert.ok(!writesAs('codex', 'codexian'));
+    assert.ok(!writesAs('cursor', 'cli'));
+  });
+});
