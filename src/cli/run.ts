@@ -84,7 +84,13 @@ Usage: baton [--vault DIR] [--version] COMMAND ...
   mcp [--basic-memory DIR]           the MCP server on stdio
   hook claude-code|codex|cursor session-start|pre-compact|post-tool-use|session-end
                                      (an agent hook; payload JSON on stdin; always exits 0)
+  connect AGENT [--scope user|project|local] [--dry-run] [--json]
+                                     Baton's MCP server and hooks into the agent's own files
+                                     (AGENT: claude-code, codex, cursor, gemini, copilot; user scope by default)
+  disconnect AGENT [--scope user|project|local] [--dry-run] [--json]
+  doctor [--json]                    the vault, the launcher, each agent; exit 1 when something needs fixing
   hooks install|uninstall claude-code|codex|cursor [--user] [--dir DIR] [--command CMD]
+                                     (superseded by connect)
 
 TIME is RFC 3339 or unix seconds.
 `;
