@@ -13,6 +13,7 @@ import { deadLocks } from '../adapters/vault/scopeLock';
 import { vaultAccess } from '../adapters/vault/vaultAccess';
 import { AGENT_IDS, connectionStatus, type AgentId, type AgentStatus, type Scope } from './connect';
 import { AGENT_CONFIGS } from '../adapters/agents/agentConfigs';
+import { claudeMcpRegistered } from '../adapters/agents/claudeJson';
 import { checkLauncher } from './launcherCheck';
 import { projectRoot } from './projectDir';
 
@@ -140,6 +141,10 @@ export async function doctor(req: DoctorRequest): Promise<DoctorReport> {
       if (status.connected !== 'no' && scope !== 'project' && !launcher.ok) {
         const what = !launcher.present ? 'is missing' : info === null ? 'is not one Baton wrote' : !info.runtimeExists ? `runs ${info.runtime}, which is gone` : `runs ${info.script}, which is gone`;
         problems.push(`${AGENT_CONFIGS[agent].label} calls the launcher ${launcher.path}, which ${what}: run ${fix} (the built CLI repoints it at its own Node), or open VS Code with Baton.`);
+      }
+      // Claude Code's user and local MCP servers live in its own ~/.claude.json, which connect leaves to `claude mcp add-json`.
+      if (agent === 'claude-code' && scope !== 'project' && status.connected !== 'no' && claudeMcpRegistered(home, scope, projectDir) === false) {
+        problems.push(`Baton's MCP server is not in ~/.claude.json (${scope} scope): run ${status.commands[0] ?? `${fix} and the command it prints`}`);
       }
       agents.push({ agent, scope, connected: status.connected, files: status.files, lastSeen, problems });
     }

@@ -117,6 +117,18 @@ describe('baton doctor (the built CLI, a temporary HOME)', function () {
     assert.ok(fs.existsSync(dead), 'doctor only looks');
   });
 
+  it('Claude Code connected in user scope, with ~/.claude.json lacking Baton\'s server: exit 1 with the claude mcp command', async () => {
+    assert.equal((await run(['connect', 'claude-code'])).code, 0);
+    await report(0); // no ~/.claude.json: nothing to ask
+    const claudeJson = path.join(home, '.claude.json');
+    fs.writeFileSync(claudeJson, JSON.stringify({ numStartups: 3, mcpServers: { docs: { command: 'docs-mcp', args: [] } } }));
+    const r = await report(1);
+    assert.match(entry(r, 'claude-code')?.problems[0] ?? '', /not in ~\/\.claude\.json \(user scope\): run claude mcp add-json --scope user baton '/);
+    const launcher = path.join(home, '.baton', 'bin', 'baton');
+    fs.writeFileSync(claudeJson, JSON.stringify({ mcpServers: { baton: { type: 'stdio', command: launcher, args: ['mcp'], env: { BATON_VAULT: vault } } } }));
+    await report(0);
+  });
+
   it('a vault that is a file: exit 1 with what to do', async () => {
     fs.writeFileSync(vault, 'oops');
     const r = await report(1);
