@@ -23,6 +23,8 @@ function tsFiles(dir) {
 
 const common = {
   bundle: true,
+  // As in esbuild.js: jsonc-parser's UMD main cannot be bundled; its ESM build can.
+  alias: { 'jsonc-parser': 'jsonc-parser/lib/esm/main.js' },
   platform: 'node',
   format: 'cjs',
   target: 'node20',
