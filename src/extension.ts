@@ -10,6 +10,8 @@ import type * as vscode from 'vscode';
 import type { BatonApi } from './vscode/api';
 import { BatonHost } from './vscode/batonHost';
 import { registerCommands } from './vscode/commands/registerCommands';
+import { ConnectDocuments } from './vscode/connect/connectDocuments';
+import { scheduleLauncherRefresh } from './vscode/connect/launcherRefresh';
 import { EditorController } from './vscode/editor/editorController';
 import { FileTouches } from './vscode/editor/fileTouches';
 import { HandoverDocuments } from './vscode/handoverDocuments';
@@ -31,6 +33,7 @@ export function activate(context: vscode.ExtensionContext): BatonApi {
   const files = new FileTouches(host);
   const docs = new HandoverDocuments();
   const transcripts = new TranscriptDocuments();
+  const previews = new ConnectDocuments();
   const views = new BatonViews(host, files, log);
   const status = new StatusBar(host, log);
   context.subscriptions.push(
@@ -39,10 +42,11 @@ export function activate(context: vscode.ExtensionContext): BatonApi {
     host,
     docs,
     transcripts,
+    previews,
     views,
     status,
     new EditorController(host, files, log),
-    ...registerCommands(host, files, docs, transcripts, log),
+    ...registerCommands({ host, files, docs, transcripts, previews, extensionPath: context.extensionPath, log }),
   );
   // Agent surfaces (feature-detected inside: older VS Code builds get none).
   // They ask the host each time, since the core is rebuilt when the vault moves.
@@ -65,8 +69,11 @@ export function activate(context: vscode.ExtensionContext): BatonApi {
 
   const first = new Promise<void>((resolve) => setTimeout(resolve, 0)).then(() => h.ready());
   first.catch((err) => log.error('The first look at the vault failed', err));
+  // After activation returns, like the vault's first look; never throws.
+  const launcher = scheduleLauncherRefresh(context, log);
   return {
     ready: () => first,
+    launcher: () => launcher,
     get vaultRoot() {
       return h.session.root;
     },

@@ -84,9 +84,12 @@ function makeFixtures({ workspace }) {
     serverData: path.join(tmp, 'server-data'),
     extensions: path.join(tmp, 'extensions'),
     vault: path.join(tmp, 'vault'),
+    // The extension host's HOME: activation writes the launcher to ~/.baton/bin
+    // and Connect Agent writes agents' user-scope files, never into the real home.
+    home: path.join(tmp, 'home'),
     workspace: workspace ? path.resolve(workspace) : path.join(tmp, 'workspace'),
   };
-  for (const d of [dirs.userData, dirs.serverData, dirs.extensions]) fs.mkdirSync(d, { recursive: true });
+  for (const d of [dirs.userData, dirs.serverData, dirs.extensions, dirs.home]) fs.mkdirSync(d, { recursive: true });
 
   const vaultFixture = path.join(ROOT, 'test', 'fixtures', 'vault');
   if (fs.existsSync(vaultFixture)) fs.cpSync(vaultFixture, dirs.vault, { recursive: true });
@@ -372,6 +375,8 @@ async function startWorkbench(session, { flavour, workspace }) {
   const env = {
     ...process.env,
     BATON_VAULT: dirs.vault,
+    HOME: dirs.home,
+    BATON_TEST_HOME: dirs.home,
     BATON_TEST_VAULT: dirs.vault,
     BATON_TEST_WORKSPACE: dirs.workspace,
     BATON_TEST_CLI: path.join(ROOT, 'dist', 'cli.js'),

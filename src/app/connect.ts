@@ -10,7 +10,7 @@ import { AGENT_CONFIGS, planAgent } from '../adapters/agents/agentConfigs';
 import type { AgentId, AgentPlan, ConnectAction, FileChange, Scope } from '../adapters/agents/agentPlan';
 import { agentStatus, agentsByPresence, type AgentStatus } from '../adapters/agents/agentStatus';
 import { applyPlan } from '../adapters/agents/configWriter';
-import { launcherPath, readLauncher, writeLauncher, type LauncherInfo, type LauncherTarget, type LauncherWrite } from '../adapters/launcher';
+import { currentRuntime, launcherPath, readLauncher, writeLauncher, type LauncherInfo, type LauncherTarget, type LauncherWrite } from '../adapters/launcher';
 
 export type { AgentId, AgentPlan, AgentStatus, ConnectAction, FileChange, LauncherInfo, LauncherTarget, Scope };
 
@@ -89,4 +89,4 @@ export function launcherInfo(home: string = os.homedir()): LauncherInfo | null {
   return readLauncher(home);
 }
 
-export { launcherPath };
+export { currentRuntime, launcherPath };

@@ -7,6 +7,8 @@ import type { Node } from './views/nodes';
 export interface BatonApi {
   /** Resolves after the first refresh (activation itself does not wait for the vault). */
   ready(): Promise<void>;
+  /** Resolves once activation's launcher refresh ran: the launcher's path, or undefined when it failed (logged). */
+  launcher(): Promise<string | undefined>;
   /** The vault folder in use. */
   readonly vaultRoot: string;
   /** The scope the views follow. */
