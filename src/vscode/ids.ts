@@ -29,6 +29,9 @@ export const Commands = {
   showLog: 'baton.showLog',
   resumeInClaudeCode: 'baton.resumeInClaudeCode',
   openTranscript: 'baton.openTranscript',
+  connectAgent: 'baton.connectAgent',
+  disconnectAgent: 'baton.disconnectAgent',
+  installInPath: 'baton.installInPath',
 } as const;
 
 /** `contextValue`s of tree items; menus match them with `viewItem == …`. */
@@ -69,3 +72,6 @@ export const TRANSCRIPT_SCHEME = 'baton-transcript';
 
 /** The name of the integrated terminal Resume in Claude Code opens. */
 export const CLAUDE_TERMINAL = 'Claude Code';
+
+/** The URI scheme of the read-only before/after documents Connect Agent's diff shows. */
+export const CONNECT_SCHEME = 'baton-connect';

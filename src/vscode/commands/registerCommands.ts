@@ -2,6 +2,9 @@
 // small classes by subject; this is the one list to check against package.json.
 import * as vscode from 'vscode';
 import type { BatonHost } from '../batonHost';
+import { ConnectCommands } from '../connect/connectCommands';
+import type { ConnectDocuments } from '../connect/connectDocuments';
+import { PathCommand } from '../connect/pathCommand';
 import type { FileTouches } from '../editor/fileTouches';
 import type { HandoverDocuments } from '../handoverDocuments';
 import { Commands } from '../ids';
@@ -13,12 +16,25 @@ import { SessionCommands } from './sessionCommands';
 import { VaultCommands } from './vaultCommands';
 import { WriteCommands } from './writeCommands';
 
-export function registerCommands(host: BatonHost, files: FileTouches, docs: HandoverDocuments, transcripts: TranscriptDocuments, log: Log): vscode.Disposable[] {
+export interface CommandDeps {
+  host: BatonHost;
+  files: FileTouches;
+  docs: HandoverDocuments;
+  transcripts: TranscriptDocuments;
+  previews: ConnectDocuments;
+  /** The extension's folder: the launcher runs its dist/cli.js. */
+  extensionPath: string;
+  log: Log;
+}
+
+export function registerCommands({ host, files, docs, transcripts, previews, extensionPath, log }: CommandDeps): vscode.Disposable[] {
   const write = new WriteCommands(host, log);
   const sessions = new SessionCommands(host, docs, log);
   const nav = new NavigationCommands(host, files, log);
   const vault = new VaultCommands(host, log);
   const claude = new ClaudeCodeCommands(host, transcripts, log);
+  const connect = new ConnectCommands(host, previews, log);
+  const onPath = new PathCommand(extensionPath, log);
   const handlers: Record<(typeof Commands)[keyof typeof Commands], (...args: unknown[]) => unknown> = {
     [Commands.commitCheckpoint]: write.commit,
     [Commands.handOff]: write.handOff,
@@ -36,6 +52,9 @@ export function registerCommands(host: BatonHost, files: FileTouches, docs: Hand
     [Commands.showLog]: vault.showLog,
     [Commands.resumeInClaudeCode]: claude.resumeInClaudeCode,
     [Commands.openTranscript]: claude.openTranscript,
+    [Commands.connectAgent]: connect.connectAgent,
+    [Commands.disconnectAgent]: connect.disconnectAgent,
+    [Commands.installInPath]: onPath.installInPath,
   };
   return Object.entries(handlers).map(([id, handler]) => vscode.commands.registerCommand(id, handler));
 }
