@@ -14,8 +14,9 @@ interface Manifest {
   contributes: {
     commands: { command: string; title: string; category?: string }[];
     menus: Record<string, { command: string; when?: string }[]>;
-    views: Record<string, { id: string }[]>;
+    views: Record<string, { id: string; when?: string }[]>;
     viewsWelcome: { view: string; when: string; contents: string }[];
+    walkthroughs: { id: string; steps: { id: string; description: string; media: { markdown?: string }; completionEvents: string[] }[] }[];
   };
 }
 
@@ -56,15 +57,44 @@ describe('manifest', () => {
     assert.strictEqual(m.capabilities.untrustedWorkspaces.supported, 'limited');
   });
 
-  it('has the five views and a welcome for every empty or error state of each', () => {
+  it('has the five views; before the vault has sessions one welcome leads on, in the first view, and the others stay hidden', () => {
     assert.deepStrictEqual(m.contributes.views.baton.map((v) => v.id), Object.values(Views));
+    const early = ['baton.vaultState == noVault', 'baton.vaultState == empty', 'baton.vaultState == unreadable'];
+    for (const state of [...early, '!isWorkspaceTrusted']) {
+      const welcomes = m.contributes.viewsWelcome.filter((w) => w.when.includes(state));
+      assert.deepStrictEqual(welcomes.map((w) => w.view), [Views.projects], `${state}: said once, in the first view`);
+    }
+    for (const v of m.contributes.views.baton.filter((x) => x.id !== Views.projects)) {
+      for (const state of ['noVault', 'empty', 'unreadable']) assert.ok(v.when?.includes(`baton.vaultState != ${state}`), `${v.id} is not hidden when the vault is ${state}`);
+    }
     for (const view of Object.values(Views)) {
-      const whens = m.contributes.viewsWelcome.filter((w) => w.view === view).map((w) => w.when);
-      for (const state of ['baton.vaultState == noVault', 'baton.vaultState == empty', 'baton.vaultState == unreadable', '!isWorkspaceTrusted', 'baton.vaultState == ready']) {
-        assert.ok(whens.some((w) => w.includes(state)), `${view} has no welcome for ${state}`);
-      }
+      assert.ok(m.contributes.viewsWelcome.some((w) => w.view === view && w.when.includes('baton.vaultState == ready')), `${view} has no welcome for a ready vault`);
+    }
+    for (const state of ['baton.vaultState == noVault', 'baton.vaultState == empty']) {
+      const w = m.contributes.viewsWelcome.find((x) => x.when === state);
+      assert.ok(w?.contents.includes('[Connect an Agent](command:baton.connectAgent)'), `the ${state} welcome does not offer Connect an Agent`);
     }
     assert.ok(m.contributes.viewsWelcome.some((w) => w.contents.includes('[Choose Vault Folder](command:baton.chooseVault)')));
+    assert.strictEqual(m.contributes.viewsWelcome.filter((w) => w.contents.includes('Restricted Mode')).length, 1);
+  });
+
+  it('has a walkthrough whose every step runs a declared command and completes on an event, with its markdown in media/', () => {
+    const ext = vscode.extensions.getExtension(EXTENSION_ID);
+    assert.ok(ext);
+    const declared = new Set(m.contributes.commands.map((c) => c.command));
+    const [walkthrough] = m.contributes.walkthroughs;
+    assert.ok(walkthrough);
+    assert.deepStrictEqual(walkthrough.steps.map((s) => s.id), ['chooseVault', 'connectAgent', 'firstCheckpoint', 'hoverFile']);
+    for (const step of walkthrough.steps) {
+      const commands = [...step.description.matchAll(/\(command:([\w.]+)/g)].map((x) => x[1]);
+      assert.ok(commands.length > 0, `${step.id} offers no command`);
+      // A view's `.focus` command is VS Code's own, registered for each declared view.
+      for (const c of commands) assert.ok(declared.has(c) || Object.values(Views).some((v) => c === `${v}.focus`), `${step.id}: ${c} is not a Baton command`);
+      assert.ok(step.completionEvents.length > 0 && step.completionEvents.every((e) => /^on(Command|Context|SettingChanged|View):/.test(e)), step.id);
+      assert.ok(step.media.markdown && fs.existsSync(path.join(ext.extensionPath, step.media.markdown)), `${step.id}: no ${step.media.markdown}`);
+    }
+    const welcome = m.contributes.viewsWelcome.find((w) => w.when === 'baton.vaultState == noVault');
+    assert.ok(welcome?.contents.includes(encodeURIComponent(JSON.stringify(`${EXTENSION_ID}#${walkthrough.id}`))), 'the first-run welcome opens the walkthrough');
   });
 
   it('matches only contextValues the code sets', () => {
