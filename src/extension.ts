@@ -46,7 +46,7 @@ export function activate(context: vscode.ExtensionContext): BatonApi {
     views,
     status,
     new EditorController(host, files, log),
-    ...registerCommands({ host, files, docs, transcripts, previews, extensionPath: context.extensionPath, log }),
+    ...registerCommands({ host, files, docs, transcripts, previews, connected: () => views.agents.refresh(), extensionPath: context.extensionPath, log }),
   );
   // Agent surfaces (feature-detected inside: older VS Code builds get none).
   // They ask the host each time, since the core is rebuilt when the vault moves.
@@ -83,7 +83,7 @@ export function activate(context: vscode.ExtensionContext): BatonApi {
     get vaultState() {
       return h.state;
     },
-    views: { projects: views.projects, checkpoints: views.checkpoints, abandoned: views.abandoned, plans: views.plans, thisFile: views.thisFile },
+    views: { projects: views.projects, checkpoints: views.checkpoints, abandoned: views.abandoned, plans: views.plans, thisFile: views.thisFile, agents: views.agents },
     onDidRefresh: h.onDidChange,
     get statusText() {
       return status.text;

@@ -10,6 +10,7 @@ export const Views = {
   abandoned: 'baton.abandoned',
   plans: 'baton.plans',
   thisFile: 'baton.thisFile',
+  agents: 'baton.agents',
 } as const;
 
 export const Commands = {
@@ -51,6 +52,10 @@ export const ContextValues = {
   /** A This File entry whose checkpoint is bound to a Claude Code session. */
   claudeTouch: 'baton.touch.claudeSession',
   more: 'baton.more',
+  /** An agent in the Agents view that Baton is not connected to. */
+  agent: 'baton.agent',
+  /** An agent with Baton's entries in one of its scopes: it alone offers Disconnect. */
+  agentConnected: 'baton.agent.connected',
 } as const;
 
 /** Context keys set with `setContext`; the welcome views switch on them. */

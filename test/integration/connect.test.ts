@@ -132,6 +132,16 @@ describe('connect', () => {
       assert.ok(command.includes(vaultDir()), 'the hook writes to the vault this editor uses');
       const gone = await poll(async () => previewTabs().length, (n) => n === 0, 3000);
       assert.strictEqual(gone.value, 0, 'the previews are closed once written');
+
+      // The Agents view reads the same plans: Claude Code is now connected at User scope, with Disconnect offered.
+      const agents = (await batonApi()).views.agents;
+      const nodes = (await agents.getChildren()) ?? [];
+      const claude = nodes.find((n) => n.agent === 'claude-code');
+      assert.ok(claude);
+      const item = await agents.getTreeItem(claude);
+      assert.strictEqual(item.description, 'connected: User');
+      assert.strictEqual(item.contextValue, 'baton.agent.connected');
+      assert.ok(String(item.tooltip).includes('~/.claude/settings.json: connected'), String(item.tooltip));
     });
 
     it('the SessionStart hook it wrote, run outside VS Code through the launcher, prints the hand-over', () => {
@@ -151,6 +161,10 @@ describe('connect', () => {
       assert.strictEqual(r.action, 'disconnect');
       assert.strictEqual(r.agent, 'claude-code');
       assert.strictEqual(fs.readFileSync(settingsFile(), 'utf8'), mine);
+      const agents = (await batonApi()).views.agents;
+      const claude = ((await agents.getChildren()) ?? []).find((n) => n.agent === 'claude-code');
+      assert.ok(claude);
+      assert.strictEqual((await agents.getTreeItem(claude)).description, 'installed, not connected');
     });
   });
 });

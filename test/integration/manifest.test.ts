@@ -57,17 +57,18 @@ describe('manifest', () => {
     assert.strictEqual(m.capabilities.untrustedWorkspaces.supported, 'limited');
   });
 
-  it('has the five views; before the vault has sessions one welcome leads on, in the first view, and the others stay hidden', () => {
+  it('has the six views; before the vault has sessions one welcome leads on, in the first view, and the others stay hidden', () => {
     assert.deepStrictEqual(m.contributes.views.baton.map((v) => v.id), Object.values(Views));
     const early = ['baton.vaultState == noVault', 'baton.vaultState == empty', 'baton.vaultState == unreadable'];
     for (const state of [...early, '!isWorkspaceTrusted']) {
       const welcomes = m.contributes.viewsWelcome.filter((w) => w.when.includes(state));
       assert.deepStrictEqual(welcomes.map((w) => w.view), [Views.projects], `${state}: said once, in the first view`);
     }
-    for (const v of m.contributes.views.baton.filter((x) => x.id !== Views.projects)) {
+    // Agents has something to show without a vault (the agents on this machine); the vault's own views do not.
+    for (const v of m.contributes.views.baton.filter((x) => x.id !== Views.projects && x.id !== Views.agents)) {
       for (const state of ['noVault', 'empty', 'unreadable']) assert.ok(v.when?.includes(`baton.vaultState != ${state}`), `${v.id} is not hidden when the vault is ${state}`);
     }
-    for (const view of Object.values(Views)) {
+    for (const view of Object.values(Views).filter((v) => v !== Views.agents)) {
       assert.ok(m.contributes.viewsWelcome.some((w) => w.view === view && w.when.includes('baton.vaultState == ready')), `${view} has no welcome for a ready vault`);
     }
     for (const state of ['baton.vaultState == noVault', 'baton.vaultState == empty']) {

@@ -22,18 +22,20 @@ export interface CommandDeps {
   docs: HandoverDocuments;
   transcripts: TranscriptDocuments;
   previews: ConnectDocuments;
+  /** Called after Connect or Disconnect wrote (the Agents view refreshes). */
+  connected?: () => void;
   /** The extension's folder: the launcher runs its dist/cli.js. */
   extensionPath: string;
   log: Log;
 }
 
-export function registerCommands({ host, files, docs, transcripts, previews, extensionPath, log }: CommandDeps): vscode.Disposable[] {
+export function registerCommands({ host, files, docs, transcripts, previews, connected, extensionPath, log }: CommandDeps): vscode.Disposable[] {
   const write = new WriteCommands(host, log);
   const sessions = new SessionCommands(host, docs, log);
   const nav = new NavigationCommands(host, files, log);
   const vault = new VaultCommands(host, log);
   const claude = new ClaudeCodeCommands(host, transcripts, log);
-  const connect = new ConnectCommands(host, previews, log);
+  const connect = new ConnectCommands(host, previews, log, connected);
   const onPath = new PathCommand(extensionPath, log);
   const handlers: Record<(typeof Commands)[keyof typeof Commands], (...args: unknown[]) => unknown> = {
     [Commands.commitCheckpoint]: write.commit,

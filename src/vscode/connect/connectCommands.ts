@@ -52,6 +52,8 @@ export class ConnectCommands {
     private readonly host: BatonHost,
     private readonly docs: ConnectDocuments,
     private readonly log: Log,
+    /** Told after a write, so the Agents view shows the new state. */
+    private readonly onDidWrite: () => void = () => undefined,
   ) {}
 
   /** `{agent, scope}` (a keybinding's) skip those picks; the go-ahead is always asked. */
@@ -152,7 +154,12 @@ export class ConnectCommands {
       ignoreFocusOut: true,
     });
     if (!picked?.value) return undefined;
-    const written = changed.length ? applyConnection(plan) : [];
+    let written;
+    try {
+      written = changed.length ? applyConnection(plan) : [];
+    } finally {
+      this.onDidWrite(); // a write refused halfway has still changed the files before it
+    }
     this.log.info(`${verb}ed ${label} (${plan.scope}): ${written.map((f) => `${f.action} ${f.path}`).join(', ') || 'no file'}`);
     this.tell(plan, label, verb);
     return result(plan, written);

@@ -1,4 +1,4 @@
-// Registers the five views of the Baton container and owns their providers.
+// Registers the views of the Baton container and owns their providers.
 import * as vscode from 'vscode';
 import type { BatonHost } from '../batonHost';
 import type { FileTouches } from '../editor/fileTouches';
@@ -6,6 +6,7 @@ import { Views } from '../ids';
 import { Disposable } from '../lifecycle';
 import type { Log } from '../log';
 import { AbandonedView } from './abandonedView';
+import { AgentsView } from './agentsView';
 import { CheckpointsView } from './checkpointsView';
 import type { Node } from './nodes';
 import { PlansView } from './plansView';
@@ -18,6 +19,7 @@ export class BatonViews extends Disposable {
   readonly abandoned: AbandonedView;
   readonly plans: PlansView;
   readonly thisFile: ThisFileView;
+  readonly agents: AgentsView;
 
   constructor(host: BatonHost, files: FileTouches, log: Log) {
     super();
@@ -26,6 +28,7 @@ export class BatonViews extends Disposable {
     this.abandoned = this.register(new AbandonedView(host, log, 'Abandoned Sessions'));
     this.plans = this.register(new PlansView(host, log, 'Plans'));
     this.thisFile = this.register(new ThisFileView(host, log, files));
+    this.agents = this.register(new AgentsView(host, log));
 
     const tree = (id: string, provider: vscode.TreeDataProvider<Node>): vscode.TreeView<Node> =>
       this.register(vscode.window.createTreeView(id, { treeDataProvider: provider, showCollapseAll: true }));
@@ -34,6 +37,7 @@ export class BatonViews extends Disposable {
     tree(Views.abandoned, this.abandoned);
     tree(Views.plans, this.plans);
     this.thisFile.view = tree(Views.thisFile, this.thisFile);
+    this.register(vscode.window.createTreeView(Views.agents, { treeDataProvider: this.agents }));
 
     // The Checkpoints view says whose history it shows, since it can be switched.
     const describe = (): void => {
