@@ -3,12 +3,16 @@
 // prints what the agent should read. Loaded only then (see
 // hooks/hookCommand.ts): this file pulls in the core, the vault and git.
 import { createHash } from 'crypto';
+import * as fs from 'fs';
+import * as os from 'os';
+import * as path from 'path';
 import type { Baton } from '../core/baton';
 import { refused } from '../core/errors';
 import { hasHandover, renderHandover } from '../core/handover';
 import { readBinding, updateBinding } from '../adapters/agentSessions';
 import { clip, readUserWords } from '../adapters/claudeTranscript';
 import { gitStateOf } from './commit';
+import { projectRoots, repoRelative } from './editedPaths';
 import { openBaton } from './openBaton';
 import { resume } from './resume';
 import { resolveScope } from './scope';
@@ -20,11 +24,15 @@ export interface HookPayload {
   transcriptPath: string;
   /** The session's working folder (Cursor: its first workspace root). */
   cwd: string;
+  /** The host's workspace roots (Cursor's workspace_roots), [] when it names none. */
+  roots: string[];
+  /** Paths the payload says were edited, as the host wrote them (hooks/hosts.ts). */
+  edited: string[];
   /** session-start: startup, resume, clear, compact. */
   source: string;
   /** pre-compact: manual or auto. */
   trigger: string;
-  /** session-end: clear, logout, prompt_input_exit, other. */
+  /** session-end: clear, logout, prompt_input_exit, other; stop: Cursor's status. */
   reason: string;
   toolName: string;
   toolInput: Record<string, unknown>;
@@ -96,6 +104,9 @@ export async function preCompact(h: HookEnv, p: HookPayload): Promise<string> {
   if (!scope) return '';
   if (!p.transcriptPath) throw refused('pre-compact payload has no transcript_path');
   const words = readUserWords(p.transcriptPath, 3);
+  // A transcript with none of the user's words in it (another host's format,
+  // an empty session) gives no capture at all, never an empty one.
+  if (!words.opening && !words.latest.length) return '';
   const fingerprint = createHash('sha256').update(JSON.stringify([scope, words])).digest('hex').slice(0, 16);
   const bound = p.sessionId ? readBinding(h.vaultRoot, h.agent, p.sessionId) : null;
   if (bound?.lastCapture === fingerprint) return '';
@@ -144,3 +155,81 @@ export async function sessionEnd(h: HookEnv, p: HookPayload): Promise<string> {
   await core(h).note(scope, h.agent, text, h.now());
   return text;
 }
+
+/**
+ * File edits the host reported: each path made relative to the project (see
+ * editedPaths.ts; outside it, nothing is recorded) and written as an `edited:`
+ * note of the agent's open session (core/edits.ts), which the next checkpoint
+ * folds into its Files. No index, no git: this runs after every edit.
+ */
+export async function filesEdited(h: HookEnv, p: HookPayload): Promise<string[]> {
+  if (!p.edited.length) return [];
+  const scope = hookScope(h, p);
+  if (!scope) return [];
+  const roots = projectRoots(p.cwd, p.roots);
+  const rel = p.edited.map((e) => repoRelative(e, p.cwd, roots)).filter((r): r is string => r !== null);
+  if (!rel.length) return [];
+  return (await core(h).recordEdits(scope, h.agent, rel, h.now())).recorded;
+}
+
+/**
+ * The end of a turn (Claude's and Codex's Stop, Cursor's stop, Gemini's
+ * AfterAgent, Copilot's agentStop): a note that the agent stopped, and why when
+ * the host says (Cursor's status). Written once per run of turns: not again
+ * while it is still the agent's latest note, so an idle back-and-forth adds nothing.
+ */
+export async function turnEnded(h: HookEnv, p: HookPayload): Promise<string> {
+  const scope = hookScope(h, p);
+  if (!scope) return '';
+  const text = `${h.agent} stopped${p.reason ? ` (${p.reason})` : ''}`;
+  await core(h).noteUnlessLatest(scope, h.agent, text, h.now());
+  return text;
+}
+
+/** Where each host keeps the hooks Baton writes for it (src/adapters/agents/*Config.ts), user scope then project. */
+function hookFiles(host: string, home: string, root: string): string[] {
+  const dirFiles = (dir: string): string[] => {
+    try {
+      return fs.readdirSync(dir).filter((f) => f.endsWith('.json')).map((f) => path.join(dir, f));
+    } catch {
+      return [];
+    }
+  };
+  switch (host) {
+    case 'cursor':
+      return [path.join(home, '.cursor', 'hooks.json'), path.join(root, '.cursor', 'hooks.json')];
+    case 'codex':
+      return [path.join(home, '.codex', 'hooks.json'), path.join(root, '.codex', 'hooks.json')];
+    case 'gemini':
+      return [path.join(home, '.gemini', 'settings.json'), path.join(root, '.gemini', 'settings.json')];
+    case 'copilot':
+      return [...dirFiles(path.join(home, '.copilot', 'hooks')), ...dirFiles(path.join(root, '.github', 'hooks'))];
+    default:
+      // VS Code has no hook file of Baton's: a borrowed Claude hook is its only one.
+      return [];
+  }
+}
+
+/**
+ * Whether Baton's own session-start hook for `host` is installed where that
+ * host reads hooks (its user file, or the project's): then a hook installed
+ * for another host that this host also runs stays silent. A file read, no parse.
+ */
+export async function ownHookInstalled(h: HookEnv, p: HookPayload, host: string): Promise<boolean> {
+  const home = h.env.HOME || os.homedir();
+  const roots = projectRoots(p.cwd, p.roots);
+  const needle = new RegExp(`\\bhook\\s+${AGENT_NAMES[host] ?? host}\\s+session-start\\b`);
+  for (const root of roots.length ? roots : [home]) {
+    for (const file of hookFiles(host, home, root)) {
+      try {
+        if (needle.test(fs.readFileSync(file, 'utf8'))) return true;
+      } catch {
+        // no such file
+      }
+    }
+  }
+  return false;
+}
+
+/** The agent name in Baton's hook command for a host (VS Code's is none: Baton installs no VS Code hook). */
+const AGENT_NAMES: Record<string, string> = { cursor: 'cursor', codex: 'codex', gemini: 'gemini', copilot: 'copilot', 'claude-code': 'claude-code' };

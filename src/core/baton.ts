@@ -11,6 +11,7 @@ import type { ClockPort, DeadEnd, IndexPort, NoteLine, PendingPort, VaultPort } 
 import { maskFields, maskSecrets } from './secrets';
 import { abandonedAcross, continuityOf } from './continuity';
 import { checkTime } from './time';
+import { editNote, mergeFiles, splitEdits, uniquePaths } from './edits';
 import { autoClosedState, foldIntoState, isAbandoned, openSessions, sessionsToFold, toAbandoned } from './sessions';
 
 export interface CommitRequest {
@@ -123,6 +124,62 @@ export class Baton {
   }
 
   /**
+   * A note, unless it is already the agent's latest one in the scope (read from
+   * the notes file's last few KB): for hooks that fire at every turn's end.
+   */
+  async noteUnlessLatest(scopeIn: string, agentIn: string, textIn: string, at?: number): Promise<boolean> {
+    const scope = safeScope(scopeIn);
+    const agent = safeName(agentIn, 'agent');
+    const text = maskSecrets(oneLine(textIn)).text;
+    const mine = (await this.deps.vault.recentNotes(scope)).filter((n) => n.agent === agent);
+    if (mine.length && mine[mine.length - 1].text === text) return false;
+    await this.note(scope, agent, text, at);
+    return true;
+  }
+
+  /**
+   * Records files the agent's host saw it edit, as `edited: <path>` notes (see
+   * edits.ts): one O_APPEND line per file under the scope's lock, no index, like
+   * `note`. A file this agent's recent notes (the file's last few KB) already
+   * name is not written again, so a file edited thirty times in a row costs one
+   * line; an older repeat is dropped when the checkpoint folds them.
+   */
+  async recordEdits(scopeIn: string, agentIn: string, paths: readonly string[], at?: number): Promise<{ recorded: string[]; redactions: number; durable: boolean }> {
+    const scope = safeScope(scopeIn);
+    const agent = safeName(agentIn, 'agent');
+    let redactions = 0;
+    const masked = uniquePaths(
+      paths.map((p) => {
+        const m = maskSecrets(oneLine(p));
+        redactions += m.count;
+        return m.text;
+      }),
+    );
+    if (masked.length === 0) return { recorded: [], redactions, durable: true };
+    const ts = checkTime(at ?? this.deps.clock.now());
+    const { vault } = this.deps;
+    const recorded: string[] = [];
+    try {
+      await this.writing(scope, () =>
+        vault.withScopeLock(scope, async () => {
+          const recent = new Set((await vault.recentNotes(scope)).filter((n) => n.agent === agent).map((n) => n.text));
+          for (const p of masked) {
+            const line: NoteLine = { text: editNote(p), agent, ts };
+            if (recent.has(line.text)) continue;
+            await vault.appendNote(scope, line);
+            recorded.push(p);
+          }
+        }),
+      );
+    } catch (err) {
+      if (!(err instanceof VaultWriteError)) throw err;
+      for (const p of masked.filter((x) => !recorded.includes(x))) await this.deps.pending.add(scope, { text: editNote(p), agent, ts });
+      return { recorded: masked, redactions, durable: false };
+    }
+    return { recorded, redactions, durable: true };
+  }
+
+  /**
    * Commits a checkpoint. Folds the committing agent's open session and any
    * other agent's session silent for more than 30 minutes; writes the file
    * before removing any note, so a crash in between doubles a note rather than
@@ -147,7 +204,10 @@ export class Baton {
       const sessions = openSessions(scope, await vault.notes(scope));
       const fold = sessionsToFold(sessions, agent, now);
       const foldedNotes = fold.flatMap((s) => s.notes).sort((a, b) => a.ts - b.ts);
-      if (isEmptyCheckpoint(fields) && foldedNotes.length === 0) {
+      // Edited files go to Files, once each, never to State; alone they are no
+      // checkpoint (Files alone record what was touched, not what is true).
+      const { edits, rest } = splitEdits(foldedNotes);
+      if (isEmptyCheckpoint(fields) && rest.length === 0) {
         throw refused(
           'Nothing to checkpoint: give at least a task, state, next step, decision, dead end ("didn\'t work"), open question, ' +
             'verified claim or blocker, or record working notes first. Commands run and files alone are not a checkpoint.',
@@ -158,7 +218,8 @@ export class Baton {
       if (fold.length > 0) extra.folded = fold.map((s) => s.id);
       const cp: Checkpoint = {
         ...fields,
-        state: foldIntoState(fields.state, foldedNotes, agent),
+        state: foldIntoState(fields.state, rest, agent),
+        files: mergeFiles(fields.files, edits),
         session: '',
         project: scope,
         agent,
@@ -251,9 +312,11 @@ export class Baton {
             'Its agent may still be working; let it checkpoint, or wait.',
         );
       }
+      const { edits, rest } = splitEdits(target.notes);
       const cp: Checkpoint = {
         ...emptyFields(),
-        state: foldIntoState(autoClosedState(now - target.lastActivity), target.notes, target.agent),
+        state: foldIntoState(autoClosedState(now - target.lastActivity), rest, target.agent),
+        files: edits,
         session: '',
         project: scope,
         agent: target.agent,

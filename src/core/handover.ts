@@ -8,6 +8,7 @@
 // checkpoint text never starts a line of its own, whatever it holds.
 import type { Abandoned, Checkpoint, Note, Plan, Touch } from './model';
 import type { DeadEnd } from './ports';
+import { editsByAgent, isEditNote } from './edits';
 import { QUOTED_INTRO, ident, quote, quoteItem } from './quoted';
 import { age, day } from './time';
 
@@ -24,6 +25,17 @@ export const FAILED_HEADING = "Didn't work (ruled out by an earlier session):";
 const prose = (title: string, text: string): string[] => (text.trim() ? [`${title}:`, ...quote(text)] : []);
 const bullets = (title: string, items: string[]): string[] => (items.length ? [title.endsWith(':') ? title : `${title}:`, ...items.flatMap((i) => quoteItem(i))] : []);
 const noteLines = (notes: readonly Note[], now: number): string[] => notes.flatMap((n) => [`  - ${ident(n.agent)}, ${age(now - n.ts)} ago:`, ...quote(n.text, '    ')]);
+/**
+ * Open notes as the hand-over lists them: the hooks' `edited:` notes (one a
+ * file, see edits.ts) are no news to read one by one, so each agent's become
+ * one "Files edited" line; the count is of the other notes.
+ */
+function openNotes(header: (count: number) => string, notes: readonly Note[], now: number): string[] {
+  const said = notes.filter((n) => !isEditNote(n));
+  const out = said.length ? [header(said.length), ...noteLines(said, now)] : [];
+  for (const e of editsByAgent(notes)) out.push(`Files edited by ${ident(e.agent)}, not yet checkpointed (${e.files.length}):`, ...quote(e.files.join(', ')));
+  return out;
+}
 const finish = (out: string[]): string => out.join('\n').replace(/\n{3,}/g, '\n\n').trimEnd() + '\n';
 
 /** Plain text (also valid markdown: the quotes are block quotes), stable for agents to read and for tests to match. */
@@ -57,7 +69,7 @@ export function renderHandover(h: HandoverInput, now: number): string {
   } else {
     out.push('No checkpoint yet in this project.');
   }
-  if (h.uncommitted.length) out.push('', `Uncommitted working notes (${h.uncommitted.length}):`, ...noteLines(h.uncommitted, now));
+  if (h.uncommitted.length) out.push('', ...openNotes((n) => `Uncommitted working notes (${n}):`, h.uncommitted, now));
   if (h.abandoned.length) {
     out.push('', `Abandoned sessions (${h.abandoned.length}), silent past 6h:`);
     for (const a of h.abandoned) out.push(`  - ${ident(a.session)} (${ident(a.agent)}, ${a.notes} notes, last ${age(now - a.lastActivity)} ago)`);
@@ -88,7 +100,7 @@ export function renderSessions(v: SessionsInput, now: number, o: { listNotes: bo
     out.push(...(said.length ? said : ['    (no task)']));
   }
   if (v.uncommitted.length) {
-    if (o.listNotes) out.push(`Uncommitted notes: ${v.uncommitted.length}`, ...noteLines(v.uncommitted, now));
+    if (o.listNotes) out.push(...openNotes((n) => `Uncommitted notes: ${n}`, v.uncommitted, now));
     else out.push(`Working notes not yet checkpointed: ${v.uncommitted.length}`);
   }
   for (const a of v.abandoned) {

@@ -31,6 +31,8 @@ export interface VaultPort {
   createCheckpoint(scope: string, cp: Checkpoint, stampTs: number): Promise<{ id: string; path: string }>;
   /** The scope's open notes; [] when it has none; throws when its notes file cannot be read (never "no notes"). */
   notes(scope: string): Promise<NoteLine[]>;
+  /** The notes in the last few KB of the scope's notes file (a bounded read, whatever its size); [] when unreadable or absent. */
+  recentNotes(scope: string): Promise<NoteLine[]>;
   /** One O_APPEND line: the cost does not grow with the notes already there. */
   appendNote(scope: string, note: NoteLine): Promise<void>;
   /**

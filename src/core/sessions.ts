@@ -5,6 +5,7 @@
 import type { Abandoned, Note } from './model';
 import type { NoteLine } from './ports';
 import { stamp } from './time';
+import { isEditNote } from './edits';
 
 export const ABANDON_AFTER = 6 * 3600;
 export const PARALLEL_GRACE = 30 * 60;
@@ -84,7 +85,8 @@ export const isQuiet = (lastCheckpoint: number, now: number): boolean =>
 
 /** An abandoned session as lists show it; its first note stands in for the task nobody wrote. */
 export function toAbandoned(s: OpenSession): Abandoned {
-  const first = s.notes[0]?.text ?? '';
+  // An `edited:` note (a hook's record of a file) says nothing of the task.
+  const first = (s.notes.find((n) => !isEditNote(n)) ?? s.notes[0])?.text ?? '';
   return {
     session: s.id,
     project: s.scope,

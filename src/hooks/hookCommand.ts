@@ -6,14 +6,23 @@
 // (app/agentHooks.ts) only once the payload is known to matter.
 import type { Io } from '../app/io';
 import { logHookError } from './hookLog';
+import type { Host } from './hosts';
+import { AGENT_OF, sessionStartAnswer } from './hosts';
 import { MalformedPayload, parsePayload } from './payload';
 
-/** The agents whose hooks Baton answers, and the agent name each writes as (the name its MCP client reports). */
-export const HOOK_AGENTS: Record<string, string> = { 'claude-code': 'claude-code', codex: 'codex', cursor: 'cursor' };
-export const HOOK_EVENTS = ['session-start', 'pre-compact', 'post-tool-use', 'session-end'] as const;
+/** The agents whose hooks Baton installs (src/adapters/agents/*Config.ts); each is also the host it was installed for. */
+export const HOOK_AGENTS = ['claude-code', 'codex', 'cursor', 'gemini', 'copilot'] as const;
+/** Every event those config modules register (`file-edit` is Cursor's afterFileEdit). */
+export const HOOK_EVENTS = ['session-start', 'pre-compact', 'post-tool-use', 'file-edit', 'stop', 'session-end'] as const;
 
-/** The only tool whose use Baton records: leaving plan mode means the user approved a plan. */
+/** The only tool whose use Baton records besides edits: leaving plan mode means the user approved a plan. */
 const PLAN_TOOL = 'ExitPlanMode';
+/**
+ * A payload naming none of these cannot be an edit or a plan approval, and is
+ * answered before it is parsed (it may carry a whole file's contents): the
+ * edit tools of every host (hooks/hosts.ts), Cursor's and VS Code's file path keys.
+ */
+const WORTH_PARSING = /ExitPlanMode|"(?:Edit|Write|NotebookEdit|MultiEdit|apply_patch|write_file|replace|edit|create|str_replace)"|file_path|filePath|editFiles|createFile|replaceString|insertEdit|applyPatch|Notebook/;
 
 const now = (): number => Math.floor(Date.now() / 1000);
 
@@ -27,25 +36,33 @@ export async function hook(ctx: HookContext, args: string[]): Promise<number> {
   const [agentName = '', event = ''] = args;
   const label = `${agentName} ${event}`.trim();
   try {
-    const agent = HOOK_AGENTS[agentName];
-    if (!agent || !(HOOK_EVENTS as readonly string[]).includes(event)) {
-      ctx.io.err(`baton hook: unknown agent or event "${label}" (agents: ${Object.keys(HOOK_AGENTS).join(', ')}; events: ${HOOK_EVENTS.join(', ')})\n`);
+    if (!(HOOK_AGENTS as readonly string[]).includes(agentName) || !(HOOK_EVENTS as readonly string[]).includes(event)) {
+      ctx.io.err(`baton hook: unknown agent or event "${label}" (agents: ${HOOK_AGENTS.join(', ')}; events: ${HOOK_EVENTS.join(', ')})\n`);
       return 0;
     }
+    const installedFor = agentName as Host;
     const raw = await ctx.io.stdin();
-    // The fast path: a tool call that is not a plan approval is answered
-    // without parsing a payload that may carry a whole file's contents.
-    if (event === 'post-tool-use' && !raw.includes(PLAN_TOOL)) return 0;
-    const payload = parsePayload(raw);
-    if (event === 'post-tool-use' && payload.toolName !== PLAN_TOOL) return 0;
+    const editEvent = event === 'post-tool-use' || event === 'file-edit';
+    // The fast path: a tool call that is neither an edit nor a plan approval is
+    // answered without parsing its payload.
+    if (editEvent && !WORTH_PARSING.test(raw)) return 0;
+    const payload = parsePayload(raw, installedFor);
+    const isPlan = event === 'post-tool-use' && payload.toolName === PLAN_TOOL;
+    if (editEvent && !isPlan && payload.edited.length === 0) return 0;
 
     const events = await import('../app/agentHooks');
-    const h = { vaultRoot: ctx.vault, env: ctx.io.env, agent, now };
+    const h = { vaultRoot: ctx.vault, env: ctx.io.env, agent: AGENT_OF[payload.host], now };
     if (event === 'session-start') {
+      // A host that runs another host's hooks (Cursor and VS Code run
+      // `.claude/settings*.json`) while Baton's own hook for it is installed
+      // too would print the hand-over twice: the borrowed hook stays silent.
+      if (payload.host !== installedFor && (await events.ownHookInstalled(h, payload, payload.host))) return 0;
       const text = await events.sessionStart(h, payload);
-      if (text) ctx.io.out(agentName === 'cursor' ? JSON.stringify({ additional_context: text }) + '\n' : text);
+      ctx.io.out(sessionStartAnswer(payload.host, text));
     } else if (event === 'pre-compact') await events.preCompact(h, payload);
-    else if (event === 'post-tool-use') await events.planApproved(h, payload);
+    else if (isPlan) await events.planApproved(h, payload);
+    else if (editEvent) await events.filesEdited(h, payload);
+    else if (event === 'stop') await events.turnEnded(h, payload);
     else await events.sessionEnd(h, payload);
   } catch (err) {
     // A payload that is not a JSON object writes nothing at all, not even a

@@ -1,7 +1,11 @@
 // The JSON an agent's hook sends on stdin, read defensively: it comes from
 // another program whose contract changes between versions, so every field is
-// checked for its type and a missing one reads as "".
+// checked for its type and a missing one reads as "". Hosts spell the same
+// field differently (Claude, Codex, Gemini: snake_case; VS Code and Copilot
+// CLI: camelCase; Cursor: conversation_id and workspace_roots), see hosts.ts.
 import type { HookPayload } from '../app/agentHooks';
+import type { Host } from './hosts';
+import { detectHost, editedFiles, toolNameOf } from './hosts';
 
 export class MalformedPayload extends Error {}
 
@@ -10,11 +14,12 @@ const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null 
 const text = (v: unknown): string => (typeof v === 'string' ? v : '');
 
 /**
- * Parses a hook payload. Refuses (MalformedPayload) anything that is not a JSON
- * object, so a hook run by hand or by an agent with another contract writes
- * nothing; the message never quotes the input, which may hold secrets.
+ * Parses a hook payload and names its host (the one the hook was installed
+ * for unless the payload says otherwise). Refuses (MalformedPayload) anything
+ * that is not a JSON object, so a hook run by hand or by an agent with another
+ * contract writes nothing; the message never quotes the input, which may hold secrets.
  */
-export function parsePayload(raw: string): HookPayload {
+export function parsePayload(raw: string, installedFor: Host = 'claude-code'): HookPayload & { host: Host } {
   let value: unknown;
   try {
     value = JSON.parse(raw);
@@ -22,15 +27,19 @@ export function parsePayload(raw: string): HookPayload {
     throw new MalformedPayload(`the hook payload on stdin is not JSON (${raw.length} bytes)`);
   }
   if (!isObject(value)) throw new MalformedPayload('the hook payload on stdin is not a JSON object');
-  const roots = Array.isArray(value.workspace_roots) ? value.workspace_roots.filter((r) => typeof r === 'string') : [];
+  const host = detectHost(value, installedFor);
+  const roots = Array.isArray(value.workspace_roots) ? value.workspace_roots.filter((r): r is string => typeof r === 'string') : [];
   return {
-    sessionId: text(value.session_id) || text(value.conversation_id),
-    transcriptPath: text(value.transcript_path),
-    cwd: text(value.cwd) || (roots[0] as string | undefined) || '',
+    host,
+    sessionId: text(value.session_id) || text(value.conversation_id) || text(value.sessionId),
+    transcriptPath: text(value.transcript_path) || text(value.transcriptPath),
+    cwd: text(value.cwd) || roots[0] || '',
+    roots,
     source: text(value.source),
     trigger: text(value.trigger),
-    reason: text(value.reason),
-    toolName: text(value.tool_name),
+    reason: text(value.reason) || text(value.status),
+    toolName: toolNameOf(value),
     toolInput: isObject(value.tool_input) ? value.tool_input : {},
+    edited: editedFiles(value, host),
   };
 }

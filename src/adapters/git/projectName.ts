@@ -183,3 +183,20 @@ function mainOf(commonDir: string): { project: string; top: string } {
   }
   return { project: base.replace(/\.git$/i, '') || base, top: commonDir };
 }
+
+/**
+ * The top of the working tree holding `dir` (the folder with the nearest
+ * `.git`, a linked worktree's own top included), or null outside git: what
+ * hooks make edited paths relative to. File-system only, like the rest here.
+ */
+export function workTreeTop(dir: string): string | null {
+  for (const d of upward(path.resolve(dir))) {
+    try {
+      fs.statSync(path.join(d, '.git'));
+      return d;
+    } catch {
+      // not here
+    }
+  }
+  return null;
+}

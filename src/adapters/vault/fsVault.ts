@@ -12,8 +12,11 @@ import { isCheckpointFileName, parseCheckpoint, parsePlan, renderCheckpoint, ren
 import { notesHeader, renderNoteLine } from '../markdown/notesFile';
 import { asWriteError, createExclusive, cutBytes, ensureDir, NAME_MAX } from './atomicFile';
 import { readCheckpointText, readWithNotice } from './checkpointText';
-import { readNoteLines, rewriteNotesWithout } from './notesLines';
+import { readNoteLines, readRecentNotes, rewriteNotesWithout } from './notesLines';
 import { VaultLocks } from './scopeLock';
+
+/** How much of a notes file's end `recentNotes` reads: a few dozen notes, a constant cost. */
+const RECENT_BYTES = 8192;
 
 export const NOTES_FILE = 'uncommitted.md';
 /**
@@ -108,6 +111,10 @@ export class FsVault implements VaultPort {
   /** Every note, however big the file; [] when there is none; throws when it cannot be read (never "no notes"). */
   async notes(scope: string): Promise<NoteLine[]> {
     return readNoteLines(path.join(this.scopeDir(scope), NOTES_FILE));
+  }
+
+  async recentNotes(scope: string): Promise<NoteLine[]> {
+    return readRecentNotes(path.join(this.scopeDir(scope), NOTES_FILE), RECENT_BYTES);
   }
 
   async appendNote(scope: string, note: NoteLine): Promise<void> {

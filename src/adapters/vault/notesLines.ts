@@ -98,6 +98,35 @@ export function readNoteLinesSync(file: string): NoteLine[] | null {
   }
 }
 
+/**
+ * The notes in the last `bytes` of `file` (its first, possibly cut, line
+ * skipped): a bounded read whatever the file's size, for a cheap "was this
+ * just recorded?". [] when the file is absent or unreadable: the caller only
+ * writes a line more.
+ */
+export async function readRecentNotes(file: string, bytes: number): Promise<NoteLine[]> {
+  let handle: fs.promises.FileHandle;
+  try {
+    handle = await fs.promises.open(file, 'r');
+  } catch {
+    return [];
+  }
+  try {
+    const size = (await handle.stat()).size;
+    const start = Math.max(0, size - bytes);
+    const buf = Buffer.alloc(size - start);
+    const { bytesRead } = await handle.read(buf, 0, buf.length, start);
+    const text = buf.subarray(0, bytesRead).toString('utf8');
+    const lines = text.split('\n');
+    if (start > 0) lines.shift();
+    return lines.map((l) => parseNotes(l)[0]).filter((n): n is NoteLine => n !== undefined);
+  } catch {
+    return [];
+  } finally {
+    await handle.close().catch(() => undefined);
+  }
+}
+
 const key = (n: NoteLine): string => `${n.ts}\u0000${n.agent}\u0000${n.text}`;
 const HEADER = /^(# uncommitted\b.*|Working notes from sessions that have not been checkpointed yet\.)?\r?$/;
 
