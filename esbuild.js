@@ -30,6 +30,25 @@ const splitMcp = {
   },
 };
 
+// A hook fires after every tool call an agent makes, so the file `baton`
+// starts with holds little more than the hook door: the CLI's commands
+// (./run.js), the heavier hook use cases (./agentHooks.js: git, transcripts,
+// the hand-over) and the index (./sqlIndex.js: sql.js) are files of their
+// own, compiled only when used. Compiling
+// the whole CLI cost a hook about as much as starting Node.
+const splitCli = {
+  name: 'split-cli',
+  setup(build) {
+    build.onResolve({ filter: /^\.\/cli\/run$/ }, () => ({ path: './run.js', external: true }));
+    build.onResolve({ filter: /^\.\.\/adapters\/index\/sqlIndex$/ }, (args) =>
+      /[\\/]app$/.test(args.resolveDir) ? { path: './sqlIndex.js', external: true } : undefined,
+    );
+    build.onResolve({ filter: /^\.\.\/app\/agentHooks$/ }, (args) =>
+      /[\\/]hooks$/.test(args.resolveDir) ? { path: './agentHooks.js', external: true } : undefined,
+    );
+  },
+};
+
 async function main() {
   fs.mkdirSync('dist', { recursive: true });
   fs.copyFileSync(
@@ -38,7 +57,10 @@ async function main() {
   );
   const builds = [
     { ...common, entryPoints: { extension: 'src/extension.ts' }, external: ['vscode'] },
-    { ...common, entryPoints: { cli: 'src/cli.ts' }, banner: { js: '#!/usr/bin/env node' }, plugins: [splitMcp] },
+    { ...common, entryPoints: { cli: 'src/cli.ts' }, banner: { js: '#!/usr/bin/env node' }, plugins: [splitMcp, splitCli] },
+    { ...common, entryPoints: { run: 'src/cli/run.ts' }, plugins: [splitMcp] },
+    { ...common, entryPoints: { agentHooks: 'src/app/agentHooks.ts' } },
+    { ...common, entryPoints: { sqlIndex: 'src/adapters/index/sqlIndex.ts' } },
     // The MCP SDK is most of the CLI's weight: its own file, parsed only by `baton mcp`.
     { ...common, entryPoints: { mcp: 'src/mcp/mcpCommand.ts' } },
     { ...common, entryPoints: { indexWorker: 'src/adapters/index/indexWorker.ts' } },

@@ -5,7 +5,9 @@
 // as unstorage's createStorage takes its driver.
 import { Baton, type IndexLease } from '../core/baton';
 import type { ClockPort } from '../core/ports';
-import { SqlIndex } from '../adapters/index/sqlIndex';
+// Loaded on first use: a note, a hook's edit record, never opens the index,
+// and loading sql.js's glue costs a hook more than its write.
+import type { SqlIndex as SqlIndexType } from '../adapters/index/sqlIndex';
 import { SharedIndexLease, type SharedIndexOptions } from '../adapters/sharedIndex';
 import { FsVault } from '../adapters/vault/fsVault';
 import { PendingNotes } from '../adapters/vault/pendingNotes';
@@ -38,12 +40,12 @@ export function openBaton(vaultRoot: string, opts: OpenOptions = {}): Baton {
 /** The index kept open and lent in turn (see sharedIndex.ts): for a process that asks many questions. */
 export function keptIndex(vaultRoot: string, opts: Omit<SharedIndexOptions, 'open'> = {}): SharedIndexLease {
   const vault = new FsVault(vaultRoot);
-  return new SharedIndexLease({ ...opts, open: () => SqlIndex.open(vault) });
+  return new SharedIndexLease({ ...opts, open: () => openIndex(vault) });
 }
 
 function perUseIndex(vault: FsVault): IndexLease {
   return {
-    acquire: () => SqlIndex.open(vault),
+    acquire: () => openIndex(vault),
     release: async (index) => {
       try {
         await index.save();
@@ -53,3 +55,5 @@ function perUseIndex(vault: FsVault): IndexLease {
     },
   };
 }
+
+const openIndex = (vault: FsVault): Promise<SqlIndexType> => import('../adapters/index/sqlIndex').then((m) => m.SqlIndex.open(vault));

@@ -50,20 +50,22 @@ export async function hook(ctx: HookContext, args: string[]): Promise<number> {
     const isPlan = event === 'post-tool-use' && payload.toolName === PLAN_TOOL;
     if (editEvent && !isPlan && payload.edited.length === 0) return 0;
 
-    const events = await import('../app/agentHooks');
+    // Edits, turn ends and session ends load only the light use cases (no git,
+    // no transcript reader): they run often, or within a second's budget.
+    const light = await import('../app/editHooks');
     const h = { vaultRoot: ctx.vault, env: ctx.io.env, agent: AGENT_OF[payload.host], now };
-    if (event === 'session-start') {
+    if (editEvent && !isPlan) await light.filesEdited(h, payload);
+    else if (event === 'stop') await light.turnEnded(h, payload);
+    else if (event === 'session-end') await light.sessionEnd(h, payload);
+    else if (event === 'session-start') {
       // A host that runs another host's hooks (Cursor and VS Code run
       // `.claude/settings*.json`) while Baton's own hook for it is installed
       // too would print the hand-over twice: the borrowed hook stays silent.
-      if (payload.host !== installedFor && (await events.ownHookInstalled(h, payload, payload.host))) return 0;
-      const text = await events.sessionStart(h, payload);
+      if (payload.host !== installedFor && (await light.ownHookInstalled(h, payload, payload.host))) return 0;
+      const text = await (await import('../app/agentHooks')).sessionStart(h, payload);
       ctx.io.out(sessionStartAnswer(payload.host, text));
-    } else if (event === 'pre-compact') await events.preCompact(h, payload);
-    else if (isPlan) await events.planApproved(h, payload);
-    else if (editEvent) await events.filesEdited(h, payload);
-    else if (event === 'stop') await events.turnEnded(h, payload);
-    else await events.sessionEnd(h, payload);
+    } else if (event === 'pre-compact') await (await import('../app/agentHooks')).preCompact(h, payload);
+    else if (isPlan) await (await import('../app/agentHooks')).planApproved(h, payload);
   } catch (err) {
     // A payload that is not a JSON object writes nothing at all, not even a
     // log line: it was not sent by an agent that speaks this contract.

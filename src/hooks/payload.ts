@@ -3,7 +3,7 @@
 // checked for its type and a missing one reads as "". Hosts spell the same
 // field differently (Claude, Codex, Gemini: snake_case; VS Code and Copilot
 // CLI: camelCase; Cursor: conversation_id and workspace_roots), see hosts.ts.
-import type { HookPayload } from '../app/agentHooks';
+import type { HookPayload } from '../app/editHooks';
 import type { Host } from './hosts';
 import { detectHost, editedFiles, toolNameOf } from './hosts';
 
