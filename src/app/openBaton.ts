@@ -56,4 +56,8 @@ function perUseIndex(vault: FsVault): IndexLease {
   };
 }
 
-const openIndex = (vault: FsVault): Promise<SqlIndexType> => import('../adapters/index/sqlIndex').then((m) => m.SqlIndex.open(vault));
+// A require, not import(): the tests run this file through tsx's CommonJS hook,
+// which a real dynamic import would bypass; esbuild keeps it lazy either way.
+const openIndex = (vault: FsVault): Promise<SqlIndexType> =>
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  (require('../adapters/index/sqlIndex') as { SqlIndex: typeof SqlIndexType }).SqlIndex.open(vault);
