@@ -14,13 +14,15 @@ import { lineDiff } from './lineDiff';
 const HELP = 'AGENT [--scope user|project|local] [--dry-run] [--json]   (AGENT: claude-code, codex, cursor, gemini, copilot)';
 
 /**
- * The runtime and script of this CLI when it runs from its bundle: esbuild puts
- * every module into dist/cli.js, so this module's own file is the script.
+ * The runtime and script of this CLI when it runs from its bundles: the
+ * commands live in dist/run.js beside dist/cli.js, the entry point (esbuild.js
+ * splits them so a hook compiles little), and the entry is the script.
  * From the sources (tests under tsx) there is no script to point a launcher at.
  */
 function selfTarget(): LauncherTarget | null {
-  if (path.basename(__filename) !== 'cli.js') return null;
-  return { runtime: process.execPath, script: __filename, electron: typeof process.versions.electron === 'string' };
+  const own = path.basename(__filename);
+  if (own !== 'run.js' && own !== 'cli.js') return null;
+  return { runtime: process.execPath, script: path.join(__dirname, 'cli.js'), electron: typeof process.versions.electron === 'string' };
 }
 
 function command(action: ConnectAction) {
