@@ -21,6 +21,11 @@ const common = {
   // jsonc-parser's main build is UMD, whose require('./impl/…') calls esbuild
   // cannot follow (the bundle then fails at load); its ESM build bundles whole.
   alias: { 'jsonc-parser': 'jsonc-parser/lib/esm/main.js' },
+  // An import() of a file split off below (./run.js, ./hook.js, ./mcp.js, …)
+  // becomes require(): kept as import(), Node would start its ESM loader and
+  // scan the whole CommonJS file for its export names, which costs a hook or
+  // a `baton note` more than the split saves.
+  supported: { 'dynamic-import': false },
 };
 
 const splitMcp = {
@@ -30,21 +35,30 @@ const splitMcp = {
   },
 };
 
-// A hook fires after every tool call an agent makes, so the file `baton`
-// starts with holds little more than the hook door: the CLI's commands
-// (./run.js), the heavier hook use cases (./agentHooks.js: git, transcripts,
-// the hand-over) and the index (./sqlIndex.js: sql.js) are files of their
-// own, compiled only when used. Compiling
-// the whole CLI cost a hook about as much as starting Node.
-const splitCli = {
-  name: 'split-cli',
+// A hook fires after every tool call an agent makes, so `baton` starts from a
+// file that holds little more than the choice between two doors: a hook call
+// loads the hook door (./hook.js), any other command the CLI (./run.js), and
+// neither compiles the other's code (which would cost every `baton note` the
+// hooks' weight, and every hook the commands'). The heavier hook use cases
+// (./agentHooks.js: git, transcripts, the hand-over) and the index
+// (./sqlIndex.js: sql.js, required by openBaton on first use) are files of
+// their own, compiled only when used.
+const external = (file) => () => ({ path: file, external: true });
+const splitEntry = {
+  name: 'split-entry',
   setup(build) {
-    build.onResolve({ filter: /^\.\/cli\/run$/ }, () => ({ path: './run.js', external: true }));
+    build.onResolve({ filter: /^\.\/cli\/run$/ }, external('./run.js'));
+    build.onResolve({ filter: /^\.\/hooks\/hookMain$/ }, external('./hook.js'));
+  },
+};
+const splitHeavy = {
+  name: 'split-heavy',
+  setup(build) {
     build.onResolve({ filter: /^\.\.\/adapters\/index\/sqlIndex$/ }, (args) =>
-      /[\\/]app$/.test(args.resolveDir) ? { path: './sqlIndex.js', external: true } : undefined,
+      /[\\/]app$/.test(args.resolveDir) ? external('./sqlIndex.js')() : undefined,
     );
     build.onResolve({ filter: /^\.\.\/app\/agentHooks$/ }, (args) =>
-      /[\\/]hooks$/.test(args.resolveDir) ? { path: './agentHooks.js', external: true } : undefined,
+      /[\\/]hooks$/.test(args.resolveDir) ? external('./agentHooks.js')() : undefined,
     );
   },
 };
@@ -57,8 +71,9 @@ async function main() {
   );
   const builds = [
     { ...common, entryPoints: { extension: 'src/extension.ts' }, external: ['vscode'] },
-    { ...common, entryPoints: { cli: 'src/cli.ts' }, banner: { js: '#!/usr/bin/env node' }, plugins: [splitMcp, splitCli] },
-    { ...common, entryPoints: { run: 'src/cli/run.ts' }, plugins: [splitMcp] },
+    { ...common, entryPoints: { cli: 'src/cli.ts' }, banner: { js: '#!/usr/bin/env node' }, plugins: [splitMcp, splitEntry] },
+    { ...common, entryPoints: { run: 'src/cli/run.ts' }, plugins: [splitMcp, splitHeavy] },
+    { ...common, entryPoints: { hook: 'src/hooks/hookMain.ts' }, plugins: [splitHeavy] },
     { ...common, entryPoints: { agentHooks: 'src/app/agentHooks.ts' } },
     { ...common, entryPoints: { sqlIndex: 'src/adapters/index/sqlIndex.ts' } },
     // The MCP SDK is most of the CLI's weight: its own file, parsed only by `baton mcp`.

@@ -5,7 +5,7 @@
 // that never loads the commands, the core's index or git.
 import type { OtherDoors } from './cli/run';
 import { processIo } from './cli/processIo';
-import { hookArgs, runHook } from './hooks/hookMain';
+import { hookArgs } from './hooks/hookArgs';
 
 const argv = process.argv.slice(2);
 const done = (code: number): void => {
@@ -14,12 +14,14 @@ const done = (code: number): void => {
 // Loaded on use: the MCP SDK and the hooks' modules cost nothing to other commands.
 const doors: OtherDoors = {
   mcp: (call) => import('./mcp/mcpCommand').then((m) => m.serveStdio(call)),
-  hook: (call, args) => import('./hooks/hookCommand').then((m) => m.hook(call, args)),
+  hook: (call, args) => import('./hooks/hookMain').then((m) => m.runHook({ vault: call.vault, args }, call.io)),
 };
 const call = hookArgs(argv);
 if (call) {
   // A hook never fails the agent.
-  runHook(call, processIo()).then(done, () => done(0));
+  import('./hooks/hookMain')
+    .then((m) => m.runHook(call, processIo()))
+    .then(done, () => done(0));
 } else {
   import('./cli/run')
     .then(({ run }) => run(argv, processIo(), doors))

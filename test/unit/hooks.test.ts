@@ -5,7 +5,7 @@ import * as fs from 'fs';
 import * as path from 'path';
 import { sessionKey } from '../../src/core/sessionKey';
 import { readUserWords, userMessages } from '../../src/adapters/claudeTranscript';
-import { hookArgs } from '../../src/hooks/hookMain';
+import { hookArgs } from '../../src/hooks/hookArgs';
 import { cli, ensureBuilt } from './support/cli';
 import { tempDir } from './support/tempVault';
 
