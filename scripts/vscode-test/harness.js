@@ -362,11 +362,12 @@ function workbenchUrl(server, { workspace, tests, extensionPath = ROOT }) {
 }
 
 /**
- * Everything up to an open browser page, shared by run.js and ui.js: install
- * (first use), fixtures, server, browser. The env vars below reach the
+ * Everything up to an open browser page, shared by run.js, ui.js and vsix.js:
+ * install (first use), fixtures, `beforeServer({ info, dirs, env })` if given,
+ * server, browser. The env vars below reach the
  * extension host because it is forked by the server with the server's env.
  */
-async function startWorkbench(session, { flavour, workspace }) {
+async function startWorkbench(session, { flavour, workspace, beforeServer }) {
   const t0 = Date.now();
   const info = await ensureFlavour(flavour);
   log(`VS Code ${info.vscodeVersion} (code-server ${info.codeServer}, flavour "${flavour}", Node ${nodeVersion(info.nodeBin)})`);
@@ -388,6 +389,9 @@ async function startWorkbench(session, { flavour, workspace }) {
   };
   delete env.ELECTRON_RUN_AS_NODE;
   delete env.VSCODE_IPC_HOOK_CLI;
+  // vsix.js installs the packaged extension into dirs.extensions here, before
+  // the server scans that folder.
+  if (beforeServer) await beforeServer({ info, dirs, env });
   const logFile = path.join(RESULTS, 'logs', `${session.name}-${flavour}-server.log`);
   const server = await startServer(session, info, dirs, env, logFile);
   log(`server pid ${server.pid} on ${server.url} (log ${path.relative(ROOT, logFile)}), ready after ${((Date.now() - t0) / 1000).toFixed(1)} s`);

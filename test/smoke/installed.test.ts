@@ -1,0 +1,116 @@
+// Smoke test of the packaged extension as a user gets it: the .vsix that
+// `npm run package` builds, installed with the VS Code server's
+// --install-extension into the test VS Code's extensions folder (by
+// scripts/vscode-test/vsix.js), not loaded from the source folder. It catches
+// what only the package can get wrong: a bundle or the WASM left out by
+// .vscodeignore, a path that works from the repository but not from the
+// install folder, a launcher pointing anywhere but the installed CLI.
+import * as assert from 'assert';
+import { spawnSync } from 'child_process';
+import * as fs from 'fs';
+import * as path from 'path';
+import * as vscode from 'vscode';
+import type { BatonApi } from '../../src/vscode/api';
+import type { Node } from '../../src/vscode/views/nodes';
+
+const EXTENSION_ID = 'baton-dev.baton';
+
+function env(name: string): string {
+  const value = process.env[name];
+  assert.ok(value, `${name} is not set in the extension host (run this suite with scripts/vscode-test/vsix.js)`);
+  return value;
+}
+
+function inside(child: string, parent: string): boolean {
+  const rel = path.relative(fs.realpathSync(parent), fs.realpathSync(child));
+  return rel !== '' && !rel.startsWith('..') && !path.isAbsolute(rel);
+}
+
+/** A single-quoted word for /bin/sh. */
+const sh = (s: string): string => `'${s.replace(/'/g, `'\\''`)}'`;
+
+function extension(): vscode.Extension<BatonApi> {
+  const ext = vscode.extensions.getExtension<BatonApi>(EXTENSION_ID);
+  assert.ok(ext, `${EXTENSION_ID} is not installed in this extension host`);
+  return ext;
+}
+
+async function labels(provider: vscode.TreeDataProvider<Node>): Promise<string[]> {
+  const nodes = (await provider.getChildren()) ?? [];
+  const items = await Promise.all(nodes.map((n) => provider.getTreeItem(n)));
+  return items.map((i) => (typeof i.label === 'string' ? i.label : (i.label?.label ?? '')));
+}
+
+describe('the installed .vsix', () => {
+  let api: BatonApi;
+
+  it('is the extension installed in the extensions folder, not the source folder', () => {
+    const ext = extension();
+    const extensions = env('BATON_TEST_EXTENSIONS');
+    assert.ok(inside(ext.extensionPath, extensions), `${ext.extensionPath} is not inside ${extensions}`);
+    assert.strictEqual(ext.packageJSON.version, env('BATON_TEST_VERSION'));
+    for (const f of ['extension.js', 'cli.js', 'run.js', 'mcp.js', 'agentHooks.js', 'indexWorker.js', 'sqlIndex.js', 'sql-wasm.wasm']) {
+      assert.ok(fs.existsSync(path.join(ext.extensionPath, 'dist', f)), `dist/${f} is missing from the installed extension`);
+    }
+    assert.ok(!fs.existsSync(path.join(ext.extensionPath, 'src')), 'the package ships src/');
+    assert.ok(!fs.existsSync(path.join(ext.extensionPath, 'node_modules')), 'the package ships node_modules/');
+  });
+
+  it('activates', async () => {
+    const ext = extension();
+    api = await ext.activate();
+    assert.strictEqual(ext.isActive, true);
+    await api.ready();
+  });
+
+  it('the Projects view populates from a vault the installed CLI wrote', async () => {
+    assert.strictEqual(api.vaultRoot, env('BATON_TEST_VAULT'));
+    assert.strictEqual(api.vaultState, 'ready');
+    const project = env('BATON_TEST_SMOKE_PROJECT');
+    const roots = await labels(api.views.projects);
+    assert.ok(roots.includes(project), `no ${project} in the Projects view: ${roots.join(', ')}`);
+  });
+
+  it('registers Connect Agent… and every command its manifest declares', async () => {
+    const registered = new Set(await vscode.commands.getCommands(true));
+    assert.ok(registered.has('baton.connectAgent'), 'baton.connectAgent is not registered');
+    const declared = ((extension().packageJSON.contributes?.commands ?? []) as { command: string }[]).map((c) => c.command);
+    const missing = declared.filter((c) => !registered.has(c));
+    assert.deepStrictEqual(missing, [], `declared but not registered: ${missing.join(', ')}`);
+  });
+
+  it('writes ~/.baton/bin/baton pointing at the installed dist/cli.js, and it runs from a plain shell', async () => {
+    const launcher = await api.launcher();
+    assert.ok(launcher, 'the launcher was not written (see the Baton log)');
+    assert.strictEqual(launcher, path.join(env('BATON_TEST_HOME'), '.baton', 'bin', 'baton'));
+    const cli = path.join(extension().extensionPath, 'dist', 'cli.js');
+    const text = fs.readFileSync(launcher, 'utf8');
+    assert.ok(text.includes(`# script: ${JSON.stringify(cli)}`), `the launcher does not run ${cli}:\n${text}`);
+    // As an agent's hook runs it: /bin/sh, a minimal PATH, no BATON_* variables.
+    const r = spawnSync('/bin/sh', ['-c', `${sh(launcher)} --version`], {
+      encoding: 'utf8',
+      env: { PATH: '/usr/bin:/bin', HOME: env('BATON_TEST_HOME') },
+      timeout: 20000,
+    });
+    assert.strictEqual(r.status, 0, `launcher --version failed (${r.status}): ${r.stderr}`);
+    assert.strictEqual(r.stdout.trim(), env('BATON_TEST_VERSION'));
+  });
+
+  it('connects an agent through the launcher: Cursor\'s user-scope MCP config calls the launcher', async () => {
+    const launcher = await api.launcher();
+    assert.ok(launcher);
+    const home = env('BATON_TEST_HOME');
+    const r = spawnSync('/bin/sh', ['-c', `${sh(launcher)} --vault ${sh(env('BATON_TEST_VAULT'))} connect cursor --json`], {
+      encoding: 'utf8',
+      env: { PATH: '/usr/bin:/bin', HOME: home },
+      timeout: 20000,
+    });
+    assert.strictEqual(r.status, 0, `connect cursor failed (${r.status}): ${r.stderr}`);
+    const out = JSON.parse(r.stdout) as { agent: string; scope: string; files: { path: string; action: string }[] };
+    assert.strictEqual(out.agent, 'cursor');
+    assert.strictEqual(out.scope, 'user');
+    const mcp = path.join(home, '.cursor', 'mcp.json');
+    assert.ok(out.files.some((f) => f.path === mcp && f.action === 'created'), `mcp.json not created: ${r.stdout}`);
+    assert.ok(fs.readFileSync(mcp, 'utf8').includes(JSON.stringify(launcher)), `${mcp} does not call ${launcher}`);
+  });
+});
