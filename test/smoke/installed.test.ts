@@ -56,6 +56,16 @@ describe('the installed .vsix', () => {
     assert.ok(!fs.existsSync(path.join(ext.extensionPath, 'node_modules')), 'the package ships node_modules/');
   });
 
+  it('ships the Marketplace icon its manifest names, a 128×128 PNG, and the CHANGELOG', () => {
+    const ext = extension();
+    const icon = ext.packageJSON.icon as string | undefined;
+    assert.ok(icon, 'package.json names no icon');
+    const png = fs.readFileSync(path.join(ext.extensionPath, icon));
+    assert.ok(png.subarray(1, 4).toString('latin1') === 'PNG', `${icon} is not a PNG`);
+    assert.deepStrictEqual([png.readUInt32BE(16), png.readUInt32BE(20)], [128, 128], `${icon} is not 128×128`);
+    assert.ok(fs.readdirSync(ext.extensionPath).some((n) => n.toLowerCase() === 'changelog.md'), 'no CHANGELOG.md in the package');
+  });
+
   it('activates', async () => {
     const ext = extension();
     api = await ext.activate();
@@ -83,7 +93,9 @@ describe('the installed .vsix', () => {
     const launcher = await api.launcher();
     assert.ok(launcher, 'the launcher was not written (see the Baton log)');
     assert.strictEqual(launcher, path.join(env('BATON_TEST_HOME'), '.baton', 'bin', 'baton'));
-    const cli = path.join(extension().extensionPath, 'dist', 'cli.js');
+    // The installed CLI vsix.js found in the extensions folder, not whatever folder the extension was loaded from.
+    const cli = env('BATON_TEST_CLI');
+    assert.strictEqual(cli, path.join(extension().extensionPath, 'dist', 'cli.js'));
     const text = fs.readFileSync(launcher, 'utf8');
     assert.ok(text.includes(`# script: ${JSON.stringify(cli)}`), `the launcher does not run ${cli}:\n${text}`);
     // As an agent's hook runs it: /bin/sh, a minimal PATH, no BATON_* variables.
