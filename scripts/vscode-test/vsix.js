@@ -107,7 +107,11 @@ function prepareInstall({ info, dirs, env }, vsix) {
     'seeding the vault with the installed CLI',
   );
 
+  // What the build puts in dist/ (maps aside) must all be in the package: a new
+  // bundle that .vscodeignore leaves out fails here, not in a user's editor.
+  const bundles = fs.readdirSync(path.join(ROOT, 'dist')).filter((n) => n.endsWith('.js') || n.endsWith('.wasm'));
   Object.assign(env, {
+    BATON_TEST_BUNDLES: bundles.join(','),
     BATON_TEST_CLI: cli,
     BATON_TEST_EXTENSIONS: dirs.extensions,
     BATON_TEST_VERSION: manifest.version,

@@ -49,7 +49,11 @@ describe('the installed .vsix', () => {
     const extensions = env('BATON_TEST_EXTENSIONS');
     assert.ok(inside(ext.extensionPath, extensions), `${ext.extensionPath} is not inside ${extensions}`);
     assert.strictEqual(ext.packageJSON.version, env('BATON_TEST_VERSION'));
+    const bundles = env('BATON_TEST_BUNDLES').split(',');
     for (const f of ['extension.js', 'cli.js', 'run.js', 'mcp.js', 'agentHooks.js', 'indexWorker.js', 'sqlIndex.js', 'sql-wasm.wasm']) {
+      assert.ok(bundles.includes(f), `the build no longer emits dist/${f}: update this list`);
+    }
+    for (const f of bundles) {
       assert.ok(fs.existsSync(path.join(ext.extensionPath, 'dist', f)), `dist/${f} is missing from the installed extension`);
     }
     assert.ok(!fs.existsSync(path.join(ext.extensionPath, 'src')), 'the package ships src/');
