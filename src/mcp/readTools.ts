@@ -4,12 +4,12 @@
 // for `baton stats`; the record itself is untouched.)
 import { z } from 'zod';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { renderDeadEnds, renderHandover, renderOthers, renderPlans, renderSessions, renderTouches } from '../core/handover';
+import { renderDeadEnds, renderPlans, renderSessions, renderTouches } from '../core/handover';
 import { ident } from '../core/quoted';
 import { checkpointJson } from '../core/publicJson';
 import { age } from '../core/time';
-import { resume } from '../app/resume';
-import { basicMemorySessionsOf, why } from '../app/why';
+import { why } from '../app/why';
+import { handoverOf } from './handoverText';
 import { agentArg, deadEndsOutput, plansOutput, projectArg, projectsOutput, resumeOutput, sessionsOutput, whyOutput } from './schemas';
 import { guarded, reply, type ToolContext } from './toolContext';
 
@@ -31,11 +31,7 @@ export function registerReadTools(server: McpServer, ctx: ToolContext): void {
     },
     guarded(async (a) => {
       const { scope } = await ctx.project(a.project);
-      const view = await resume(deps.baton, scope, { agent: ctx.agent(a.agent), via: 'mcp', now: deps.now() });
-      // basic-memory's session notes of this project, beside Baton's own record, marked as theirs.
-      const theirs = basicMemorySessionsOf(deps.basicMemoryDir, scope);
-      const now = deps.now();
-      const text = renderHandover(view, now) + renderOthers('basic-memory session notes', theirs, now);
+      const { view, theirs, text } = await handoverOf(deps, scope, ctx.agent(a.agent));
       return reply(text, { ...view, latest: view.latest ? checkpointJson(view.latest) : null, basicMemory: theirs.map(checkpointJson) });
     }),
   );

@@ -1,8 +1,11 @@
 // The Baton MCP server: the session core offered as tools to any agent that
-// speaks MCP (Claude Code, Codex, Cursor, Copilot), over any transport.
+// speaks MCP (Claude Code, Codex, Cursor, Copilot), over any transport; the
+// hand-over and the projects also as prompts and resources.
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { VERSION } from '../app/version';
+import { registerPrompts } from './prompts';
 import { registerReadTools } from './readTools';
+import { registerResources } from './resources';
 import { toolContext, type McpDeps } from './toolContext';
 import { registerWriteTools } from './writeTools';
 
@@ -20,5 +23,7 @@ export function createMcpServer(deps: McpDeps): McpServer {
   const ctx = toolContext(server, deps);
   registerWriteTools(server, ctx);
   registerReadTools(server, ctx);
+  registerPrompts(server, ctx);
+  registerResources(server, ctx);
   return server;
 }

@@ -4,7 +4,7 @@
 // agent in a workspace never has to name its project.
 import { fileURLToPath } from 'url';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { RootsListChangedNotificationSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { ErrorCode, McpError, RootsListChangedNotificationSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { Baton } from '../core/baton';
 import { BatonError, usage } from '../core/errors';
 import { safe } from '../core/names';
@@ -71,12 +71,37 @@ export function reply(text: string, structured: Record<string, unknown>): CallTo
   return { content: [{ type: 'text', text }], structuredContent: stripDeep(structured) };
 }
 
+// By name, not instanceof: a bundle that splits the MCP server from the CLI has two copies of the class.
+const isOurs = (err: unknown): boolean => err instanceof BatonError || (err instanceof Error && err.name === 'BatonError');
+const messageOf = (err: unknown): string =>
+  isOurs(err) ? (err as Error).message : `Baton failed: ${err instanceof Error ? err.message : String(err)}`;
+
 /** A tool error: the message says what was wrong and what to do; the server keeps running. */
 export function failure(err: unknown): CallToolResult {
-  // By name, not instanceof: a bundle that splits the MCP server from the CLI has two copies of the class.
-  const ours = err instanceof BatonError || (err instanceof Error && err.name === 'BatonError');
-  const message = ours ? (err as Error).message : `Baton failed: ${err instanceof Error ? err.message : String(err)}`;
-  return { content: [{ type: 'text', text: message }], isError: true };
+  return { content: [{ type: 'text', text: messageOf(err) }], isError: true };
+}
+
+/**
+ * Prompts and resources have no error result: a failure is the request's
+ * JSON-RPC error (the SDK turns a thrown McpError into one and keeps serving).
+ * Baton's usage errors and refusals are the caller's to fix (invalid params);
+ * the world getting in the way, or anything else, is internal.
+ */
+export function protocolError(err: unknown): McpError {
+  if (err instanceof McpError) return err;
+  const callers = isOurs(err) && (err as BatonError).kind !== 'failed';
+  return new McpError(callers ? ErrorCode.InvalidParams : ErrorCode.InternalError, messageOf(err));
+}
+
+/** Wraps a prompt or resource body so that every failure is a clear protocol error, never a crash. */
+export function rethrown<A extends unknown[], R>(fn: (...args: A) => Promise<R>): (...args: A) => Promise<R> {
+  return async (...args) => {
+    try {
+      return await fn(...args);
+    } catch (err) {
+      throw protocolError(err);
+    }
+  };
 }
 
 /** Wraps a tool body so that no error escapes as a protocol failure or a crash. */

@@ -84,6 +84,16 @@ describe('baton mcp (the SDK client over stdio, real vault)', function () {
     assert.deepEqual(tools.find((t) => t.name === 'handoff')?.inputSchema.required, ['to']);
   });
 
+  it('serves the prompts and resources from the built bundle too (details in mcpPrompts.test.ts)', async () => {
+    client = await connect({ vault, cwd: work });
+    assert.deepEqual((await client.listPrompts()).prompts.map((p) => p.name).sort(), ['checkpoint', 'handoff', 'resume']);
+    await call(client, 'checkpoint', { task: 'pricing table' });
+    const r = await client.getPrompt({ name: 'resume', arguments: {} });
+    assert.match((r.messages[0].content as { text: string }).text, /# Hand-over — kestrel\n[\s\S]*\nTask:\n {2}> pricing table\n/);
+    const h = await client.readResource({ uri: 'baton://project/kestrel/handover' });
+    assert.match((h.contents[0] as { text: string }).text, /^# Hand-over — kestrel\n/);
+  });
+
   it('notes and checkpoints as the client (handshake name) in the project of its first root', async () => {
     const root = tempDir('baton-mcp-root-');
     fs.writeFileSync(path.join(root, '.baton-project'), 'Heron Web\n');

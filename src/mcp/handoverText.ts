@@ -1,0 +1,23 @@
+// The hand-over text every MCP surface gives: the resume tool, the resume
+// prompt and a project's hand-over resource. One rendering (core/handover.ts,
+// checkpoint text quoted), one count of the pick-up (app/resume.ts).
+import type { ResumeView } from '../core/baton';
+import type { Checkpoint } from '../core/model';
+import { renderHandover, renderOthers } from '../core/handover';
+import { resume } from '../app/resume';
+import { basicMemorySessionsOf } from '../app/why';
+import type { McpDeps } from './toolContext';
+
+export interface Handover {
+  view: ResumeView;
+  /** basic-memory's session notes of this project, beside Baton's own record. */
+  theirs: Checkpoint[];
+  text: string;
+}
+
+export async function handoverOf(deps: McpDeps, scope: string, agent: string): Promise<Handover> {
+  const view = await resume(deps.baton, scope, { agent, via: 'mcp', now: deps.now() });
+  const theirs = basicMemorySessionsOf(deps.basicMemoryDir, scope);
+  const now = deps.now();
+  return { view, theirs, text: renderHandover(view, now) + renderOthers('basic-memory session notes', theirs, now) };
+}
