@@ -119,6 +119,12 @@ describe('baton mcp prompts and resources (the SDK client in memory, real vault)
     );
   });
 
+  it('completes the template\'s project from the vault', async () => {
+    await client.callTool({ name: 'note_progress', arguments: { text: 'started', project: 'osprey/feature-x' } });
+    const c = await client.complete({ ref: { type: 'ref/resource', uri: 'baton://project/{project}/handover' }, argument: { name: 'project', value: 'os' } });
+    assert.deepEqual(c.completion.values, ['osprey', 'osprey/feature-x']);
+  });
+
   it('reads the projects list and a project hand-over (a worktree scope too)', async () => {
     await client.callTool({ name: 'note_progress', arguments: { text: 'started the export', project: 'osprey/feature-x', agent: 'codex' } });
     const p = await client.readResource({ uri: 'baton://projects' });
