@@ -4,6 +4,7 @@
 // is left alone.
 import * as path from 'path';
 import type { AgentId, BatonEvent, PlanInput } from './agentPlan';
+import type { HookSet } from './jsonEdit';
 
 /**
  * The program configs call. User and local scope: the launcher by absolute
@@ -67,3 +68,29 @@ export function serverEntry(input: PlanInput): { command: string; args: string[]
 export const PROJECT_NOTE =
   'This file is meant to be committed: it calls `baton` on PATH and names no vault. Each teammate needs the `baton` command on PATH ' +
   "(Baton: Install 'baton' Command in PATH, or npm install -g of the CLI) and, to choose a vault, BATON_VAULT in their environment (default ~/baton).";
+
+/** One event Baton hooks in a host: the host's name for it, Baton's event, a tool matcher, the timeout in the host's unit. */
+export interface HookEventSpec {
+  key: string;
+  event: BatonEvent;
+  matcher?: string;
+  timeout: number;
+}
+
+/**
+ * The nested shape Claude Code, Codex and Gemini CLI share (event → matcher
+ * group → command handlers), Baton's handlers recognised by their command.
+ * `handler` adds what one host's handlers carry beside the command (Gemini's
+ * `name`).
+ */
+export function nestedHookSet(input: PlanInput, agent: AgentId, events: readonly HookEventSpec[], handler: (e: HookEventSpec) => Record<string, unknown> = () => ({})): HookSet {
+  return {
+    shape: 'nested',
+    commandKey: 'command',
+    isOurs: isOurHook,
+    entries: events.map((e) => ({
+      event: e.key,
+      entry: { ...(e.matcher ? { matcher: e.matcher } : {}), hooks: [{ ...handler(e), type: 'command', command: hookCommand(input, agent, e.event), timeout: e.timeout }] },
+    })),
+  };
+}

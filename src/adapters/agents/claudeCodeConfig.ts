@@ -30,12 +30,12 @@
 import * as path from 'path';
 import type { AgentPlan, ConnectAction, PlanInput } from './agentPlan';
 import { planFile, scopeNotHad } from './agentPlan';
-import { PROJECT_NOTE, hookCommand, isOurHook, isOurServer, serverEntry } from './batonCommand';
+import { PROJECT_NOTE, isOurServer, nestedHookSet, serverEntry, type HookEventSpec } from './batonCommand';
 import type { HookSet, NamedEntry } from './jsonEdit';
 import { hooksFormat, mcpFormat } from './jsonFormats';
 
 /** Claude Code's events, Baton's event and the timeout (seconds) within each one's budget. */
-const EVENTS: { key: string; event: 'session-start' | 'pre-compact' | 'post-tool-use' | 'stop' | 'session-end'; matcher?: string; timeout: number }[] = [
+const EVENTS: HookEventSpec[] = [
   { key: 'SessionStart', event: 'session-start', timeout: 30 },
   { key: 'PreCompact', event: 'pre-compact', timeout: 60 },
   // Edits (files for the checkpoint) and plan approval; no other tool starts Baton.
@@ -46,15 +46,7 @@ const EVENTS: { key: string; event: 'session-start' | 'pre-compact' | 'post-tool
 ];
 
 export function claudeHookSet(input: PlanInput): HookSet {
-  return {
-    shape: 'nested',
-    commandKey: 'command',
-    isOurs: isOurHook,
-    entries: EVENTS.map((e) => ({
-      event: e.key,
-      entry: { ...(e.matcher ? { matcher: e.matcher } : {}), hooks: [{ type: 'command', command: hookCommand(input, 'claude-code', e.event), timeout: e.timeout }] },
-    })),
-  };
+  return nestedHookSet(input, 'claude-code', EVENTS);
 }
 
 export function claudeSettingsPath(input: PlanInput): string {

@@ -23,14 +23,14 @@
 import * as path from 'path';
 import type { AgentPlan, ConnectAction, FileFormat, PlanInput } from './agentPlan';
 import { planFile, scopeNotHad } from './agentPlan';
-import { PROJECT_NOTE, hookCommand, isOurHook, isOurServer, serverEntry } from './batonCommand';
+import { PROJECT_NOTE, isOurServer, nestedHookSet, serverEntry, type HookEventSpec } from './batonCommand';
 import { hooksFormat } from './jsonFormats';
 import type { HookSet } from './jsonEdit';
 import type { TableEdit } from './tomlEdit';
 import { hasTable, readToml, removeTable, upsertTable } from './tomlEdit';
 import { isDeepStrictEqual } from 'util';
 
-const EVENTS: { key: string; event: 'session-start' | 'pre-compact' | 'post-tool-use' | 'stop' | 'session-end'; matcher?: string; timeout: number }[] = [
+const EVENTS: HookEventSpec[] = [
   { key: 'SessionStart', event: 'session-start', timeout: 30 },
   { key: 'PreCompact', event: 'pre-compact', timeout: 60 },
   { key: 'PostToolUse', event: 'post-tool-use', matcher: '^apply_patch$', timeout: 10 },
@@ -40,15 +40,7 @@ const EVENTS: { key: string; event: 'session-start' | 'pre-compact' | 'post-tool
 ];
 
 export function codexHookSet(input: PlanInput): HookSet {
-  return {
-    shape: 'nested',
-    commandKey: 'command',
-    isOurs: isOurHook,
-    entries: EVENTS.map((e) => ({
-      event: e.key,
-      entry: { ...(e.matcher ? { matcher: e.matcher } : {}), hooks: [{ type: 'command', command: hookCommand(input, 'codex', e.event), timeout: e.timeout }] },
-    })),
-  };
+  return nestedHookSet(input, 'codex', EVENTS);
 }
 
 export function tomlFormat(edit: TableEdit, file: string): FileFormat {

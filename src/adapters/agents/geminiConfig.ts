@@ -23,12 +23,12 @@
 import * as path from 'path';
 import type { AgentPlan, ConnectAction, FileFormat, PlanInput } from './agentPlan';
 import { planFile, scopeNotHad } from './agentPlan';
-import { PROJECT_NOTE, hookCommand, isOurHook, isOurServer, serverEntry } from './batonCommand';
+import { PROJECT_NOTE, isOurServer, nestedHookSet, serverEntry, type HookEventSpec } from './batonCommand';
 import { hooksFormat, mcpFormat } from './jsonFormats';
 import type { HookSet, NamedEntry } from './jsonEdit';
 import { emptyBut, sameJson } from './jsonEdit';
 
-const EVENTS: { key: string; event: 'session-start' | 'pre-compact' | 'post-tool-use' | 'stop' | 'session-end'; matcher?: string; timeout: number }[] = [
+const EVENTS: HookEventSpec[] = [
   { key: 'SessionStart', event: 'session-start', timeout: 30_000 },
   { key: 'PreCompress', event: 'pre-compact', timeout: 60_000 },
   // Anchored: a matcher is a regular expression for tools.
@@ -38,18 +38,7 @@ const EVENTS: { key: string; event: 'session-start' | 'pre-compact' | 'post-tool
 ];
 
 export function geminiHookSet(input: PlanInput): HookSet {
-  return {
-    shape: 'nested',
-    commandKey: 'command',
-    isOurs: isOurHook,
-    entries: EVENTS.map((e) => ({
-      event: e.key,
-      entry: {
-        ...(e.matcher ? { matcher: e.matcher } : {}),
-        hooks: [{ name: `baton-${e.event}`, type: 'command', command: hookCommand(input, 'gemini', e.event), timeout: e.timeout }],
-      },
-    })),
-  };
+  return nestedHookSet(input, 'gemini', EVENTS, (e) => ({ name: `baton-${e.event}` }));
 }
 
 /** One file, two kinds of entry: each edit composes the server's and the hooks'. */
