@@ -16,8 +16,7 @@
 // every change, a query with nothing reported since the last refresh skips it;
 // a full refresh still runs at least every `staleAfterMs`, for the events a
 // watcher can drop (a deleted folder, an overflowing event queue).
-import type { IndexLease } from '../core/baton';
-import type { IndexPort } from '../core/ports';
+import type { IndexLease, IndexPort } from '../core/ports';
 
 export interface SharedIndexOptions {
   /** Opens the index (SqlIndex.open in the extension, a fake in tests). */

@@ -2,7 +2,8 @@
 // someone) as every door does it: with the git state of the folder that is the
 // project, and, when an agent wrote it, without the placeholders agents put in
 // "didn't work" ("none", "n/a"), which would read as a dead end ruled out.
-import type { Baton, CommitRequest, CommitResult } from '../core/baton';
+import type { Baton } from '../core/baton';
+import type { CommitRequest, CommitResult } from '../core/requests';
 import type { GitState } from '../core/model';
 import { emptyGit } from '../core/model';
 import { placeholderNotice, splitPlaceholders } from '../core/placeholders';

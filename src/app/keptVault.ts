@@ -3,7 +3,8 @@
 // vault's files (is there a vault, which scope a changed file is of, one
 // checkpoint by its slug). Kept free of `vscode`, so the editor's session only
 // adds caches, a watcher and events on top.
-import type { Baton, IndexResult } from '../core/baton';
+import type { Baton } from '../core/baton';
+import type { IndexResult } from '../core/requests';
 import type { Checkpoint } from '../core/model';
 import { SqlIndex } from '../adapters/index/sqlIndex';
 import { parseCheckpoint } from '../adapters/markdown/checkpointFile';

@@ -3,8 +3,8 @@
 // Baton here, so all of them see a vault the same way; what differs between
 // them is passed in (how the index is lent, the clock, who hears of writes),
 // as unstorage's createStorage takes its driver.
-import { Baton, type IndexLease } from '../core/baton';
-import type { ClockPort } from '../core/ports';
+import { Baton } from '../core/baton';
+import type { ClockPort, IndexLease } from '../core/ports';
 // Loaded on first use: a note, a hook's edit record, never opens the index,
 // and loading sql.js's glue costs a hook more than its write.
 import type { SqlIndex as SqlIndexType } from '../adapters/index/sqlIndex';

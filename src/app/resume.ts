@@ -1,6 +1,7 @@
 // Resuming a project: reading its hand-over, and counting the pick-up for
 // `baton stats`. Every door resumes through here, so none can forget the count.
-import type { Baton, ResumeView } from '../core/baton';
+import type { Baton } from '../core/baton';
+import type { ResumeView } from '../core/requests';
 import { hasHandover } from '../core/handover';
 import { recordResume } from '../adapters/resumeLog';
 

@@ -2,92 +2,18 @@
 // one file. Entry points (CLI, MCP, VS Code) call this and nothing below it.
 import { isEmptyCheckpoint } from './checkpointBody';
 import { refused, usage, VaultReadError, VaultWriteError } from './errors';
-import type { Abandoned, Checkpoint, CheckpointFields, GitState, Note, Plan, ProjectContinuity, Touch } from './model';
+import type { Abandoned, Checkpoint, Note, Plan, ProjectContinuity, Touch } from './model';
 import { emptyFields, emptyGit } from './model';
 import { rootProject, safeName, safeScope } from './names';
 import { matchDeadEnds, significantWords } from './deadEnds';
 import { newestFirst } from './order';
-import type { ClockPort, DeadEnd, IndexPort, NoteLine, PendingPort, VaultPort } from './ports';
+import type { BatonDeps, DeadEnd, IndexPort, NoteLine } from './ports';
+import type { CommitRequest, CommitResult, IndexResult, NoteResult, ResumeView, SessionsView } from './requests';
 import { maskFields, maskSecrets } from './secrets';
 import { abandonedAcross, continuityOf } from './continuity';
 import { checkTime } from './time';
 import { editNote, mergeFiles, splitEdits, uniquePaths } from './edits';
 import { autoClosedState, foldIntoState, isAbandoned, openSessions, sessionsToFold, toAbandoned } from './sessions';
-
-export interface CommitRequest {
-  scope: string;
-  agent: string;
-  fields: Partial<CheckpointFields>;
-  handoffTo?: string;
-  /** Back-dates the checkpoint (imports, tests); else now. */
-  at?: number;
-  /** Baton's own frontmatter keys (agent_session, transcript, capture). */
-  extra?: Record<string, unknown>;
-  git?: GitState;
-}
-
-export interface CommitResult {
-  checkpoint: Checkpoint;
-  path: string;
-  redactions: number;
-  /** How many working notes were folded into the State. */
-  folded: number;
-}
-
-export interface NoteResult {
-  note: Note;
-  redactions: number;
-  /** False when the vault refused the write and the note is kept only in the index. */
-  durable: boolean;
-  reason: string;
-}
-
-export interface SessionsView {
-  project: string;
-  checkpoints: Checkpoint[];
-  uncommitted: Note[];
-  abandoned: Abandoned[];
-}
-
-export interface ResumeView {
-  project: string;
-  latest: Checkpoint | null;
-  uncommitted: Note[];
-  abandoned: Abandoned[];
-}
-
-export interface IndexResult {
-  restored: number;
-  rescued: number;
-  checkpoints: number;
-}
-
-/**
- * How the core borrows the index. A CLI process opens, saves and closes it per
- * command; the extension keeps one open and saves it when idle.
- */
-export interface IndexLease {
-  acquire(): Promise<IndexPort>;
-  release(index: IndexPort): Promise<void>;
-  /**
-   * Brings the lent index up to date before a query. Without it the core calls
-   * `index.refresh()`; a lease that is told about every change (the extension's,
-   * through its file watcher) may answer at once when nothing changed.
-   */
-  refresh?(index: IndexPort): Promise<void>;
-  /** Told after the core wrote to the vault, so the next refresh is never skipped. */
-  wrote?(): void;
-}
-
-export interface BatonDeps {
-  vault: VaultPort;
-  clock: ClockPort;
-  pending: PendingPort;
-  /** Opened lazily: a note must not pay for loading the index. */
-  index: IndexLease;
-  /** Told the scope after every write, failed halfway or not: the extension's caches listen here. */
-  onWrite?(scope: string): void;
-}
 
 // U+0085 (NEL) and the Unicode line separators end a line for some readers;
 // they become spaces like any other line break.

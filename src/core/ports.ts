@@ -119,3 +119,30 @@ export interface PendingPort {
   list(): Promise<PendingNote[]>;
   remove(id: string): Promise<void>;
 }
+
+/**
+ * How the core borrows the index. A CLI process opens, saves and closes it per
+ * command; the extension keeps one open and saves it when idle.
+ */
+export interface IndexLease {
+  acquire(): Promise<IndexPort>;
+  release(index: IndexPort): Promise<void>;
+  /**
+   * Brings the lent index up to date before a query. Without it the core calls
+   * `index.refresh()`; a lease that is told about every change (the extension's,
+   * through its file watcher) may answer at once when nothing changed.
+   */
+  refresh?(index: IndexPort): Promise<void>;
+  /** Told after the core wrote to the vault, so the next refresh is never skipped. */
+  wrote?(): void;
+}
+
+export interface BatonDeps {
+  vault: VaultPort;
+  clock: ClockPort;
+  pending: PendingPort;
+  /** Opened lazily: a note must not pay for loading the index. */
+  index: IndexLease;
+  /** Told the scope after every write, failed halfway or not: the extension's caches listen here. */
+  onWrite?(scope: string): void;
+}

@@ -1,7 +1,7 @@
 // The hand-over text every MCP surface gives: the resume tool, the resume
 // prompt and a project's hand-over resource. One rendering (core/handover.ts,
 // checkpoint text quoted), one count of the pick-up (app/resume.ts).
-import type { ResumeView } from '../core/baton';
+import type { ResumeView } from '../core/requests';
 import type { Checkpoint } from '../core/model';
 import { renderHandover, renderOthers } from '../core/handover';
 import { resume } from '../app/resume';

@@ -3,7 +3,8 @@
 // When the `baton.vault` setting changes the whole session is disposed and a
 // new one built, so nothing can keep answering from the old vault.
 import * as vscode from 'vscode';
-import type { Baton, IndexResult } from '../core/baton';
+import type { Baton } from '../core/baton';
+import type { IndexResult } from '../core/requests';
 import type { Checkpoint, Plan, Touch } from '../core/model';
 import { KeptVault } from '../app/keptVault';
 import type { VaultState } from './ids';

@@ -6,7 +6,7 @@ import * as assert from 'assert';
 import * as fs from 'fs';
 import * as path from 'path';
 import * as vscode from 'vscode';
-import type { CommitResult } from '../../src/core/baton';
+import type { CommitResult } from '../../src/core/requests';
 import type { BatonApi } from '../../src/vscode/api';
 import { readResumes } from '../../src/adapters/resumeLog';
 import type { CloseResult } from '../../src/vscode/commands/sessionCommands';

@@ -2,7 +2,7 @@
 // and Add Working Note. They write exactly what the CLI would (the same core
 // call, the same git state), under the `baton.agentName` agent.
 import * as vscode from 'vscode';
-import type { CommitResult } from '../../core/baton';
+import type { CommitResult } from '../../core/requests';
 import type { CheckpointFields, GitState } from '../../core/model';
 import { checkpointFields } from '../../app/checkpointFields';
 import { systemClock } from '../../app/openBaton';

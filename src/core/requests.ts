@@ -1,0 +1,51 @@
+// What the core is asked and what it answers: the shapes every door reads
+// through src/app, kept apart from the rules in baton.ts that produce them.
+import type { Abandoned, Checkpoint, CheckpointFields, GitState, Note } from './model';
+
+export interface CommitRequest {
+  scope: string;
+  agent: string;
+  fields: Partial<CheckpointFields>;
+  handoffTo?: string;
+  /** Back-dates the checkpoint (imports, tests); else now. */
+  at?: number;
+  /** Baton's own frontmatter keys (agent_session, transcript, capture). */
+  extra?: Record<string, unknown>;
+  git?: GitState;
+}
+
+export interface CommitResult {
+  checkpoint: Checkpoint;
+  path: string;
+  redactions: number;
+  /** How many working notes were folded into the State. */
+  folded: number;
+}
+
+export interface NoteResult {
+  note: Note;
+  redactions: number;
+  /** False when the vault refused the write and the note is kept only in the index. */
+  durable: boolean;
+  reason: string;
+}
+
+export interface SessionsView {
+  project: string;
+  checkpoints: Checkpoint[];
+  uncommitted: Note[];
+  abandoned: Abandoned[];
+}
+
+export interface ResumeView {
+  project: string;
+  latest: Checkpoint | null;
+  uncommitted: Note[];
+  abandoned: Abandoned[];
+}
+
+export interface IndexResult {
+  restored: number;
+  rescued: number;
+  checkpoints: number;
+}
