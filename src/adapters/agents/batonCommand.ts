@@ -94,3 +94,8 @@ export function nestedHookSet(input: PlanInput, agent: AgentId, events: readonly
     })),
   };
 }
+
+/** The flat shape Cursor and Copilot CLI share (event → handlers); `entry` is one handler in the host's own keys. */
+export function flatHookSet(commandKey: string, events: readonly HookEventSpec[], entry: (e: HookEventSpec) => Record<string, unknown>): HookSet {
+  return { shape: 'flat', commandKey, isOurs: isOurHook, entries: events.map((e) => ({ event: e.key, entry: entry(e) })) };
+}

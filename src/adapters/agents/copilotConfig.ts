@@ -30,16 +30,17 @@
 import * as path from 'path';
 import type { AgentPlan, BatonEvent, ConnectAction, PlanInput } from './agentPlan';
 import { planFile, scopeNotHad } from './agentPlan';
-import { PROJECT_NOTE, hookCommand, isOurHook, isOurServer, serverEntry } from './batonCommand';
+import { PROJECT_NOTE, flatHookSet, hookCommand, isOurServer, serverEntry, type HookEventSpec } from './batonCommand';
 import { flatHooksFormat, mcpFormat } from './jsonFormats';
 import type { HookSet, NamedEntry } from './jsonEdit';
 
-const EVENTS: { key: string; event: 'session-start' | 'pre-compact' | 'post-tool-use' | 'stop' | 'session-end'; timeoutSec: number }[] = [
-  { key: 'sessionStart', event: 'session-start', timeoutSec: 30 },
-  { key: 'preCompact', event: 'pre-compact', timeoutSec: 60 },
-  { key: 'postToolUse', event: 'post-tool-use', timeoutSec: 10 },
-  { key: 'agentStop', event: 'stop', timeoutSec: 10 },
-  { key: 'sessionEnd', event: 'session-end', timeoutSec: 5 },
+/** Timeouts in seconds (Copilot's `timeoutSec`). */
+const EVENTS: HookEventSpec[] = [
+  { key: 'sessionStart', event: 'session-start', timeout: 30 },
+  { key: 'preCompact', event: 'pre-compact', timeout: 60 },
+  { key: 'postToolUse', event: 'post-tool-use', timeout: 10 },
+  { key: 'agentStop', event: 'stop', timeout: 10 },
+  { key: 'sessionEnd', event: 'session-end', timeout: 5 },
 ];
 
 export function copilotHookSet(input: PlanInput): HookSet {
@@ -49,15 +50,7 @@ export function copilotHookSet(input: PlanInput): HookSet {
     const line = hookCommand(input, 'copilot', event, psWord);
     return line.startsWith("'") ? `& ${line}` : line;
   };
-  return {
-    shape: 'flat',
-    commandKey: 'bash',
-    isOurs: isOurHook,
-    entries: EVENTS.map((e) => ({
-      event: e.key,
-      entry: { type: 'command', bash: hookCommand(input, 'copilot', e.event), powershell: ps(e.event), timeoutSec: e.timeoutSec },
-    })),
-  };
+  return flatHookSet('bash', EVENTS, (e) => ({ type: 'command', bash: hookCommand(input, 'copilot', e.event), powershell: ps(e.event), timeoutSec: e.timeout }));
 }
 
 export function planCopilot(action: ConnectAction, input: PlanInput): AgentPlan {

@@ -24,11 +24,11 @@
 import * as path from 'path';
 import type { AgentPlan, ConnectAction, PlanInput } from './agentPlan';
 import { planFile, scopeNotHad } from './agentPlan';
-import { PROJECT_NOTE, hookCommand, isOurHook, isOurServer, serverEntry } from './batonCommand';
+import { PROJECT_NOTE, flatHookSet, hookCommand, isOurServer, serverEntry, type HookEventSpec } from './batonCommand';
 import type { HookSet, NamedEntry } from './jsonEdit';
 import { flatHooksFormat, mcpFormat } from './jsonFormats';
 
-const EVENTS: { key: string; event: 'session-start' | 'pre-compact' | 'file-edit' | 'stop' | 'session-end'; timeout: number }[] = [
+const EVENTS: HookEventSpec[] = [
   { key: 'sessionStart', event: 'session-start', timeout: 30 },
   { key: 'preCompact', event: 'pre-compact', timeout: 60 },
   { key: 'afterFileEdit', event: 'file-edit', timeout: 10 },
@@ -37,12 +37,7 @@ const EVENTS: { key: string; event: 'session-start' | 'pre-compact' | 'file-edit
 ];
 
 export function cursorHookSet(input: PlanInput): HookSet {
-  return {
-    shape: 'flat',
-    commandKey: 'command',
-    isOurs: isOurHook,
-    entries: EVENTS.map((e) => ({ event: e.key, entry: { command: hookCommand(input, 'cursor', e.event), timeout: e.timeout } })),
-  };
+  return flatHookSet('command', EVENTS, (e) => ({ command: hookCommand(input, 'cursor', e.event), timeout: e.timeout }));
 }
 
 export function planCursor(action: ConnectAction, input: PlanInput): AgentPlan {
