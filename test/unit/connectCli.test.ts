@@ -9,9 +9,8 @@ import * as fs from 'fs';
 import * as path from 'path';
 import { writeLauncher } from '../../src/adapters/launcher';
 import { CLI, cli, ensureBuilt, type CliResult } from './support/cli';
-import { gitRepo } from './support/gitRepo';
+import { homeFolders } from './support/homeCli';
 import { json, jsonc, nestedCommands, toml } from './support/agentWorld';
-import { tempDir } from './support/tempVault';
 
 type Outcome = { agent: string; scope: string; dryRun: boolean; files: { path: string; action: string }[]; notes: string[]; commands: string[] };
 
@@ -48,11 +47,7 @@ describe('baton connect / disconnect (the built CLI, a temporary HOME)', functio
   let vault: string;
   before(() => ensureBuilt());
   beforeEach(() => {
-    root = tempDir('baton-connect-cli-');
-    home = path.join(root, 'home');
-    vault = path.join(root, 'my vault');
-    fs.mkdirSync(home);
-    repo = gitRepo(root, 'kestrel');
+    ({ root, home, repo, vault } = homeFolders('baton-connect-cli-', 'my vault'));
     fs.mkdirSync(path.join(repo, 'src', 'deep'), { recursive: true });
   });
   afterEach(() => fs.rmSync(root, { recursive: true, force: true }));

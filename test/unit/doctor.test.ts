@@ -7,8 +7,7 @@ import * as path from 'path';
 import { writesAs } from '../../src/app/doctor';
 import { writeLauncher } from '../../src/adapters/launcher';
 import { CLI, cli, ensureBuilt, type CliResult } from './support/cli';
-import { gitRepo } from './support/gitRepo';
-import { tempDir } from './support/tempVault';
+import { homeFolders } from './support/homeCli';
 
 type Report = {
   ok: boolean;
@@ -25,11 +24,7 @@ describe('baton doctor (the built CLI, a temporary HOME)', function () {
   let vault: string;
   before(() => ensureBuilt());
   beforeEach(() => {
-    root = tempDir('baton-doctor-');
-    home = path.join(root, 'home');
-    vault = path.join(root, 'vault');
-    fs.mkdirSync(home);
-    repo = gitRepo(root, 'kestrel');
+    ({ root, home, repo, vault } = homeFolders('baton-doctor-'));
   });
   afterEach(() => fs.rmSync(root, { recursive: true, force: true }));
 

@@ -4,18 +4,11 @@ import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 import { FileHistory, fileChangedSince } from '../../src/adapters/git/fileHistory';
+import { gitEnv } from './support/gitRepo';
 
 const T0 = 1_750_000_000; // the checkpoint's time in every case
 
-const baseEnv = {
-  ...process.env,
-  GIT_CONFIG_NOSYSTEM: '1',
-  GIT_CONFIG_GLOBAL: os.devNull,
-  GIT_AUTHOR_NAME: 'Test',
-  GIT_AUTHOR_EMAIL: 'test@example.com',
-  GIT_COMMITTER_NAME: 'Test',
-  GIT_COMMITTER_EMAIL: 'test@example.com',
-};
+const baseEnv = gitEnv;
 
 const git = (cwd: string, args: string[], env: Record<string, string | undefined> = baseEnv): string =>
   execFileSync('git', args, { cwd, env, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] }).trim();
