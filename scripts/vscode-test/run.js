@@ -16,7 +16,8 @@
 const fs = require('fs');
 const path = require('path');
 const { launch } = require('./launch');
-const { startWorkbench, workbenchUrl, workbenchLogPrinter, log, ROOT, RESULTS, VERBOSE } = require('./harness');
+const { startWorkbench, ROOT, RESULTS } = require('./harness');
+const { runSuite } = require('./suiteRun');
 
 function main() {
   return launch({
@@ -35,40 +36,8 @@ function main() {
 }
 
 async function runSuites(session, opts, tests) {
-  const { info, dirs, server, page } = await startWorkbench(session, { flavour: opts.flavour, workspace: opts.workspace || undefined });
-  let settle;
-  const exited = new Promise((resolve, reject) => {
-    let done = false;
-    settle = (code, err) => {
-      if (done) return;
-      done = true;
-      if (err) reject(err);
-      else resolve(code);
-    };
-  });
-
-  // The workbench calls these (under --enable-smoke-test-driver): the log
-  // carries extension-host console output, the exit code is run()'s outcome.
-  await page.exposeFunction('codeAutomationLog', workbenchLogPrinter('info'));
-  await page.exposeFunction('codeAutomationExit', (code, logs) => {
-    saveWorkbenchLogs(opts.flavour, logs);
-    settle(typeof code === 'number' ? code : 1);
-  });
-  page.on('pageerror', (err) => {
-    if (VERBOSE) log(`page error: ${err.message}`);
-  });
-  server.process.on('exit', (code, signal) => settle(0, new Error(`the VS Code server exited during the run (${signal || `exit ${code}`})`)));
-  page.on('crash', () => settle(0, new Error('the workbench page crashed')));
-  page.on('close', () => settle(0, new Error('the workbench page closed before the tests finished')));
-
-  const url = workbenchUrl(server, { workspace: dirs.workspace, tests, extensionPath: opts.extension });
-  if (VERBOSE) log(`opening ${url}`);
-  log(`running ${path.relative(ROOT, tests)} in VS Code ${info.vscodeVersion}`);
-  await page.goto(url, { waitUntil: 'domcontentloaded' });
-  const code = await exited;
-  fs.rmSync(failureShot(opts.flavour), { force: true });
-  if (code !== 0) await screenshotOnFailure(page, opts.flavour);
-  return code;
+  const workbench = await startWorkbench(session, { flavour: opts.flavour, workspace: opts.workspace || undefined });
+  return runSuite(workbench, { tests, extensionPath: opts.extension, name: `integration-${opts.flavour}`, onLogs: (logs) => saveWorkbenchLogs(opts.flavour, logs) });
 }
 
 function saveWorkbenchLogs(flavour, logs) {
@@ -81,21 +50,6 @@ function saveWorkbenchLogs(flavour, logs) {
     if (!file.startsWith(dir)) continue;
     fs.mkdirSync(path.dirname(file), { recursive: true });
     fs.writeFileSync(file, entry.contents);
-  }
-}
-
-function failureShot(flavour) {
-  return path.join(RESULTS, 'screenshots', `integration-${flavour}-failure.png`);
-}
-
-async function screenshotOnFailure(page, flavour) {
-  try {
-    const file = failureShot(flavour);
-    fs.mkdirSync(path.dirname(file), { recursive: true });
-    await page.screenshot({ path: file, timeout: 10000 });
-    log(`screenshot of the failed run: ${path.relative(ROOT, file)}`);
-  } catch {
-    /* the page may be gone */
   }
 }
 

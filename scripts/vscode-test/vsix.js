@@ -18,7 +18,8 @@ const fs = require('fs');
 const path = require('path');
 const { spawnSync } = require('child_process');
 const { launch } = require('./launch');
-const { startWorkbench, workbenchUrl, workbenchLogPrinter, log, ROOT, RESULTS, VERBOSE } = require('./harness');
+const { startWorkbench, log, ROOT, RESULTS, VERBOSE } = require('./harness');
+const { runSuite } = require('./suiteRun');
 
 const EXTENSION_ID = 'baton-dev.baton';
 const SMOKE_PROJECT = 'vsix-smoke';
@@ -122,46 +123,14 @@ function prepareInstall({ info, dirs, env }, vsix) {
 
 async function runSmoke(session, opts, { tests, vsix }) {
   let host;
-  const { info, dirs, server, page } = await startWorkbench(session, {
+  const workbench = await startWorkbench(session, {
     flavour: opts.flavour,
     workspace: opts.workspace || undefined,
     beforeServer: (ctx) => {
       host = prepareInstall(ctx, vsix);
     },
   });
-  let settle;
-  const exited = new Promise((resolve, reject) => {
-    let done = false;
-    settle = (code, err) => {
-      if (done) return;
-      done = true;
-      if (err) reject(err);
-      else resolve(code);
-    };
-  });
-  await page.exposeFunction('codeAutomationLog', workbenchLogPrinter('info'));
-  await page.exposeFunction('codeAutomationExit', (code) => settle(typeof code === 'number' ? code : 1));
-  server.process.on('exit', (code, signal) => settle(0, new Error(`the VS Code server exited during the run (${signal || `exit ${code}`})`)));
-  page.on('crash', () => settle(0, new Error('the workbench page crashed')));
-  page.on('close', () => settle(0, new Error('the workbench page closed before the tests finished')));
-
-  const url = workbenchUrl(server, { workspace: dirs.workspace, tests, extensionPath: host });
-  if (VERBOSE) log(`opening ${url}`);
-  log(`running ${path.relative(ROOT, tests)} in VS Code ${info.vscodeVersion} against the installed .vsix`);
-  await page.goto(url, { waitUntil: 'domcontentloaded' });
-  const code = await exited;
-  const shot = path.join(RESULTS, 'screenshots', `vsix-${opts.flavour}-failure.png`);
-  fs.rmSync(shot, { force: true });
-  if (code !== 0) {
-    try {
-      fs.mkdirSync(path.dirname(shot), { recursive: true });
-      await page.screenshot({ path: shot, timeout: 10000 });
-      log(`screenshot of the failed run: ${path.relative(ROOT, shot)}`);
-    } catch {
-      /* the page may be gone */
-    }
-  }
-  return code;
+  return runSuite(workbench, { tests, extensionPath: host, name: `vsix-${opts.flavour}`, against: ' against the installed .vsix' });
 }
 
 main().then((code) => process.exit(code));
