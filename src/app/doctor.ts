@@ -5,15 +5,17 @@
 // connect would do. Healthy means nothing needs fixing: an agent that simply
 // is not connected is fine (it may not be installed here); a connected agent
 // whose files are outdated, half there, or that calls a broken launcher is not.
+// Each agent is judged by app/agentHealth.ts, which the editor's Agents view
+// shows too.
 import * as os from 'os';
 import * as path from 'path';
 import { SqlIndex } from '../adapters/index/sqlIndex';
 import { FsVault } from '../adapters/vault/fsVault';
 import { deadLocks } from '../adapters/vault/scopeLock';
 import { vaultAccess } from '../adapters/vault/vaultAccess';
-import { AGENT_IDS, connectionStatus, type AgentId, type AgentStatus, type Scope } from './connect';
+import { AGENT_IDS, type AgentId, type AgentStatus, type Scope } from './connect';
+import { agentHealth, writesAs } from './agentHealth';
 import { AGENT_CONFIGS } from '../adapters/agents/agentConfigs';
-import { claudeMcpRegistered } from '../adapters/agents/claudeJson';
 import { checkLauncher } from './launcherCheck';
 import { projectRoot } from './projectDir';
 
@@ -57,23 +59,7 @@ export interface DoctorReport {
   agents: DoctorAgent[];
 }
 
-/**
- * The names an agent writes as: its id, and what its MCP client calls itself
- * (`claude-code`, `cursor-vscode`, `gemini-cli-mcp-client`, `codex-mcp-client`),
- * matched as a name or a name followed by `-…`.
- */
-const NAMES: Record<AgentId, string[]> = {
-  'claude-code': ['claude-code', 'claude'],
-  codex: ['codex'],
-  cursor: ['cursor'],
-  gemini: ['gemini'],
-  copilot: ['copilot', 'github-copilot'],
-};
-
-export function writesAs(agent: AgentId, name: string): boolean {
-  const n = name.toLowerCase();
-  return NAMES[agent].some((a) => n === a || n.startsWith(`${a}-`));
-}
+export { writesAs };
 
 async function lastByAgent(vault: string): Promise<{ rows: { agent: string; ts: number }[]; error: string | null }> {
   try {
@@ -110,6 +96,8 @@ export interface DoctorRequest {
   /** The folder doctor runs in: its repository root is the project whose project-scope files are checked. */
   cwd: string;
   home?: string;
+  /** The PATH project-scope hooks are run with; this process's by default. */
+  pathEnv?: string;
 }
 
 export async function doctor(req: DoctorRequest): Promise<DoctorReport> {
@@ -129,25 +117,14 @@ export async function doctor(req: DoctorRequest): Promise<DoctorReport> {
   const projectDir = projectRoot(req.cwd);
   // In the home folder or at the root there is no project: only user scope is asked about.
   const inProject = path.resolve(projectDir) !== path.resolve(home) && path.dirname(projectDir) !== projectDir;
-  const agents: DoctorAgent[] = [];
-  for (const agent of AGENT_IDS) {
-    const last = seen.filter((s) => writesAs(agent, s.agent)).reduce((m, s) => Math.max(m, s.ts), 0);
-    const lastSeen = last > 0 ? new Date(last * 1000).toISOString() : null;
-    for (const scope of AGENT_CONFIGS[agent].scopes.filter((s) => s === 'user' || inProject)) {
-      const status = connectionStatus({ agent, scope, projectDir, vault: req.vault, home });
-      const fix = `baton connect ${agent}${scope === 'user' ? '' : ` --scope ${scope}`}`;
-      const problems = [...status.problems];
-      if (status.connected === 'partly' && problems.length === 0) problems.push(`Only some of ${AGENT_CONFIGS[agent].label}'s ${scope}-scope files are connected: run ${fix}.`);
-      if (status.connected !== 'no' && scope !== 'project' && !launcher.ok) {
-        const what = !launcher.present ? 'is missing' : info === null ? 'is not one Baton wrote' : !info.runtimeExists ? `runs ${info.runtime}, which is gone` : `runs ${info.script}, which is gone`;
-        problems.push(`${AGENT_CONFIGS[agent].label} calls the launcher ${launcher.path}, which ${what}: run ${fix} (the built CLI repoints it at its own Node), or open VS Code with Baton.`);
-      }
-      // Claude Code's user and local MCP servers live in its own ~/.claude.json, which connect leaves to `claude mcp add-json`.
-      if (agent === 'claude-code' && scope !== 'project' && status.connected !== 'no' && claudeMcpRegistered(home, scope, projectDir) === false) {
-        problems.push(`Baton's MCP server is not in ~/.claude.json (${scope} scope): run ${status.commands[0] ?? `${fix} and the command it prints`}`);
-      }
-      agents.push({ agent, scope, connected: status.connected, files: status.files, lastSeen, problems });
-    }
-  }
+  const pathEnv = req.pathEnv ?? process.env.PATH ?? '';
+  const agents: DoctorAgent[] = AGENT_IDS.flatMap((agent) =>
+    AGENT_CONFIGS[agent].scopes
+      .filter((s) => s === 'user' || inProject)
+      .map((scope) => {
+        const h = agentHealth({ agent, scope, projectDir, vault: req.vault, home, launcher: check, seen, pathEnv });
+        return { ...h, problems: h.problems.map((p) => p.text) };
+      }),
+  );
   return { ok: vault.ok && agents.every((a) => a.problems.length === 0), vault, launcher, agents };
 }

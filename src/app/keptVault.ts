@@ -76,6 +76,11 @@ export class KeptVault {
     return parseCheckpoint(text, rel[rel.length - 1], rel.slice(1, -1).join('/'));
   }
 
+  /** Per agent name, when it last wrote a note or checkpoint: the same query `baton doctor` asks, so its "last seen" agrees. */
+  lastByAgent(): Promise<{ agent: string; ts: number }[]> {
+    return this.baton.withIndex((index) => index.lastByAgent());
+  }
+
   /** Deletes the saved index and rebuilds it from the markdown files (nothing is lost: it is a cache). */
   async rebuildIndex(): Promise<IndexResult> {
     await this.lease.reset(() => SqlIndex.removeSaved(this.vault));

@@ -93,6 +93,8 @@ export interface IndexPort {
   /** Newest first, at most `limit`: a file many checkpoints touched must not cost them all. */
   touching(path: string, limit?: number): Touch[];
   deadEnds(): DeadEnd[];
+  /** Per agent name, the newest stamp (Unix seconds) of its checkpoints and open notes: when each agent last wrote. */
+  lastByAgent(): { agent: string; ts: number }[];
   checkpointCount(): number;
   /** Persists atomically under a lock; a busy lock just skips (it is a cache). */
   save(): Promise<void>;

@@ -2,7 +2,7 @@
 // extension that wants Baton's views' data) to read what the views hold
 // without scraping the DOM, and to wait for the first look at the vault.
 import type * as vscode from 'vscode';
-import type { AgentNode } from './views/agentsView';
+import type { AgentsNode } from './views/agentNodes';
 import type { Node } from './views/nodes';
 
 export interface BatonApi {
@@ -21,7 +21,7 @@ export interface BatonApi {
     abandoned: vscode.TreeDataProvider<Node>;
     plans: vscode.TreeDataProvider<Node>;
     thisFile: vscode.TreeDataProvider<Node>;
-    agents: vscode.TreeDataProvider<AgentNode>;
+    agents: vscode.TreeDataProvider<AgentsNode>;
   };
   /** Fires after the views were told to refresh (a vault change, a project switch). */
   readonly onDidRefresh: vscode.Event<unknown>;

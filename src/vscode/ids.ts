@@ -33,6 +33,7 @@ export const Commands = {
   connectAgent: 'baton.connectAgent',
   disconnectAgent: 'baton.disconnectAgent',
   installInPath: 'baton.installInPath',
+  refreshLauncher: 'baton.refreshLauncher',
 } as const;
 
 /** `contextValue`s of tree items; menus match them with `viewItem == …`. */
@@ -56,6 +57,14 @@ export const ContextValues = {
   agent: 'baton.agent',
   /** An agent with Baton's entries in one of its scopes: it alone offers Disconnect. */
   agentConnected: 'baton.agent.connected',
+  /** One of a connected agent's files: opens on click. */
+  agentFile: 'baton.agentFile',
+  /** An agent's problem, by the fix its inline action runs (app/agentHealth's AgentFix kinds). */
+  agentProblemConnect: 'baton.agentProblem.connect',
+  agentProblemLauncher: 'baton.agentProblem.launcher',
+  agentProblemPath: 'baton.agentProblem.path',
+  /** A problem only a person can fix (a file Baton will not parse): no action. */
+  agentProblemManual: 'baton.agentProblem.manual',
 } as const;
 
 /** Context keys set with `setContext`; the welcome views switch on them. */
@@ -64,6 +73,8 @@ export const ContextKeys = {
   vaultState: 'baton.vaultState',
   /** One of ThisFileState. */
   thisFile: 'baton.thisFile',
+  /** `unreadable` when the Agents view could not read the agents' settings (its welcome then speaks), else `ok`. */
+  agentsState: 'baton.agentsState',
 } as const;
 
 export type VaultState = 'loading' | 'noVault' | 'empty' | 'unreadable' | 'ready';

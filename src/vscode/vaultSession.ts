@@ -33,6 +33,7 @@ export class VaultSession extends Disposable {
   private readonly plansByScope = new Map<string, Promise<Plan[]>>();
   private readonly touches = new Map<string, Promise<Touch[]>>();
   private readonly checkpointFiles = new Map<string, Promise<Checkpoint | null>>();
+  private readonly lastSeen = new Map<string, Promise<{ agent: string; ts: number }[]>>();
 
   constructor(
     readonly root: string,
@@ -66,6 +67,7 @@ export class VaultSession extends Disposable {
   private wrote(scopes?: readonly (string | undefined)[]): void {
     if (this.isDisposed) return;
     this.kept.changed();
+    this.lastSeen.clear();
     const known = scopes?.filter((s): s is string => s !== undefined);
     if (!known || known.length !== scopes?.length) {
       this.histories.clear();
@@ -96,6 +98,11 @@ export class VaultSession extends Disposable {
   /** Checkpoints that touched `file` (workspace-relative or absolute), newest first, from the index. */
   why(file: string): Promise<Touch[]> {
     return cached(this.touches, file, () => this.baton.why(file, 200));
+  }
+
+  /** Per agent name, when it last wrote to the vault (Unix seconds), for the Agents view. */
+  lastByAgent(): Promise<{ agent: string; ts: number }[]> {
+    return cached(this.lastSeen, '', () => this.kept.lastByAgent());
   }
 
   /** One checkpoint read from its file, or null when it cannot be read or lies outside the vault. */

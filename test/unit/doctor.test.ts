@@ -24,11 +24,14 @@ describe('baton doctor (the built CLI, a temporary HOME)', function () {
   let vault: string;
   before(() => ensureBuilt());
   beforeEach(() => {
+    pathEnv = undefined;
     ({ root, home, repo, vault } = homeFolders('baton-doctor-'));
   });
   afterEach(() => fs.rmSync(root, { recursive: true, force: true }));
 
-  const run = (args: string[]): Promise<CliResult> => cli(args, { vault, cwd: repo, env: { HOME: home } });
+  /** PATH as the test's, or with a folder holding `baton` first (the launcher linked there, as Install 'baton' in PATH does). */
+  let pathEnv: string | undefined;
+  const run = (args: string[]): Promise<CliResult> => cli(args, { vault, cwd: repo, env: { HOME: home, ...(pathEnv ? { PATH: pathEnv } : {}) } });
   const report = async (expectCode: number): Promise<Report> => {
     const r = await run(['doctor', '--json']);
     assert.equal(r.code, expectCode, r.stdout + r.stderr);
@@ -49,6 +52,13 @@ describe('baton doctor (the built CLI, a temporary HOME)', function () {
     assert.equal((await run(['checkpoint', '--agent', 'codex-mcp-client', '--task', 'checkout flake'])).code, 0);
     assert.equal((await run(['connect', 'codex'])).code, 0);
     assert.equal((await run(['connect', 'cursor', '--scope', 'project'])).code, 0);
+    // The project's files call `baton` on PATH: without one here, that is the problem to fix.
+    const noPath = await report(1);
+    assert.match(entry(noPath, 'cursor', 'project')?.problems[0] ?? '', /project-scope hooks call `baton` on PATH, which is not found here/);
+    const bin = path.join(root, 'bin');
+    fs.mkdirSync(bin);
+    fs.symlinkSync(path.join(home, '.baton', 'bin', 'baton'), path.join(bin, 'baton'));
+    pathEnv = `${bin}${path.delimiter}${process.env.PATH ?? ''}`;
     const r = await report(0);
     assert.equal(r.vault.exists, true);
     assert.equal(r.vault.writable, true);

@@ -22,7 +22,7 @@ export interface CommandDeps {
   docs: HandoverDocuments;
   transcripts: TranscriptDocuments;
   previews: ConnectDocuments;
-  /** Called after Connect or Disconnect wrote (the Agents view refreshes). */
+  /** Called after Connect, Disconnect, Refresh Launcher or Install in PATH wrote (the Agents view refreshes). */
   connected?: () => void;
   /** The extension's folder: the launcher runs its dist/cli.js. */
   extensionPath: string;
@@ -36,7 +36,7 @@ export function registerCommands({ host, files, docs, transcripts, previews, con
   const vault = new VaultCommands(host, log);
   const claude = new ClaudeCodeCommands(host, transcripts, log);
   const connect = new ConnectCommands(host, previews, log, connected);
-  const onPath = new PathCommand(extensionPath, log);
+  const onPath = new PathCommand(extensionPath, log, connected);
   const handlers: Record<(typeof Commands)[keyof typeof Commands], (...args: unknown[]) => unknown> = {
     [Commands.commitCheckpoint]: write.commit,
     [Commands.handOff]: write.handOff,
@@ -57,6 +57,7 @@ export function registerCommands({ host, files, docs, transcripts, previews, con
     [Commands.connectAgent]: connect.connectAgent,
     [Commands.disconnectAgent]: connect.disconnectAgent,
     [Commands.installInPath]: onPath.installInPath,
+    [Commands.refreshLauncher]: onPath.refreshLauncher,
   };
   return Object.entries(handlers).map(([id, handler]) => vscode.commands.registerCommand(id, handler));
 }

@@ -1,6 +1,9 @@
 // Baton: Install 'baton' Command in PATH. The launcher is refreshed first, so
 // the link never points at a file that is not there yet; then the app layer
 // links it and this says, plainly, what it did or what is left to do.
+// Baton: Refresh Launcher, the Agents view's fix for a launcher that does not
+// run: activation's refresh, on demand (after a failed one, or a launcher
+// someone else broke since).
 import * as vscode from 'vscode';
 import { refreshLauncher } from '../../app/connect';
 import { installOnPath, type PathInstall } from '../../app/pathInstall';
@@ -12,7 +15,24 @@ export class PathCommand {
   constructor(
     private readonly extensionPath: string,
     private readonly log: Log,
+    /** Told after the launcher or the link was written, so the Agents view looks again. */
+    private readonly onDidWrite: () => void = () => undefined,
   ) {}
+
+  refreshLauncher = (): string | undefined => {
+    try {
+      const target = launcherTarget(this.extensionPath);
+      const r = refreshLauncher(target);
+      this.log.info(`Refresh Launcher: ${r.path} ${r.changed ? 'now runs' : 'already ran'} ${target.script} with ${target.runtime}`);
+      void vscode.window.showInformationMessage(`Baton: ${r.path} ${r.changed ? 'now runs' : 'already runs'} this extension's CLI.`);
+      return r.path;
+    } catch (err) {
+      showFailure(this.log, 'Refreshing the baton launcher', err);
+      return undefined;
+    } finally {
+      this.onDidWrite();
+    }
+  };
 
   installInPath = async (): Promise<PathInstall | undefined> => {
     try {
@@ -20,6 +40,7 @@ export class PathCommand {
       const r = installOnPath();
       this.log.info(`Install 'baton' in PATH: ${JSON.stringify(r)}`);
       this.tell(r);
+      this.onDidWrite();
       return r;
     } catch (err) {
       showFailure(this.log, "Installing the 'baton' command", err);

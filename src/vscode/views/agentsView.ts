@@ -1,80 +1,99 @@
 // The Agents view: each agent Baton can connect, whether it is connected and
-// where, read from the same plans Connect would make (app/connect's status),
-// so the view can never disagree with what Connect would write. Inline
-// actions run Connect/Disconnect with the agent filled in. Its nodes are its
-// own plain data, not the vault's: this view answers without a vault.
+// where, when it last wrote to the vault, and its problems each with the
+// command that fixes it. Every agent is judged by app/agentHealth.ts, the
+// function `baton doctor` prints, from the same plans Connect would make and
+// the same index query for "last seen", so the view can never say "fine"
+// where doctor says "FIX". Its nodes are its own plain data, not the vault's:
+// it answers without a vault (then nothing is "seen").
+import * as os from 'os';
 import * as vscode from 'vscode';
-import { agentsToOffer, connectionStatus, scopeOf, type AgentId, type AgentStatus, type Scope } from '../../app/connect';
+import { agentHealth } from '../../app/agentHealth';
+import { agentsToOffer, scopeOf, type AgentId, type Scope } from '../../app/connect';
+import { checkLauncher } from '../../app/launcherCheck';
+import { systemClock } from '../../app/openBaton';
 import type { BatonHost } from '../batonHost';
-import { tildify } from '../connect/connectDocuments';
-import { ContextValues } from '../ids';
+import { ContextKeys } from '../ids';
 import { Disposable } from '../lifecycle';
 import type { Log } from '../log';
+import { agentTreeItem } from './agentItems';
+import { childrenOf, isConnected, type AgentNode, type AgentsNode } from './agentNodes';
 
-export interface AgentNode {
-  kind: 'agent';
-  agent: AgentId;
-  label: string;
-  present: boolean;
-  /** The scopes where Baton's entries are, fully or partly. */
-  statuses: AgentStatus[];
-}
-
-const SCOPE_LABEL: Record<Scope, string> = { user: 'User', project: 'Project', local: 'Local' };
-
-export class AgentsView extends Disposable implements vscode.TreeDataProvider<AgentNode> {
-  private readonly emitter = this.register(new vscode.EventEmitter<AgentNode | undefined>());
+export class AgentsView extends Disposable implements vscode.TreeDataProvider<AgentsNode> {
+  private readonly emitter = this.register(new vscode.EventEmitter<AgentsNode | undefined>());
   readonly onDidChangeTreeData = this.emitter.event;
+  /** Set by BatonViews once the tree exists: its message says where to start when nothing is connected. */
+  view: vscode.TreeView<AgentsNode> | undefined;
 
   constructor(
     private readonly host: BatonHost,
     private readonly log: Log,
   ) {
     super();
-    // The vault moving changes which vault the hooks should name: ask again.
+    // The vault moving changes which vault the hooks should name; a write to
+    // it may be an agent's first ("last seen").
     this.register(host.onDidChangeVault(() => this.refresh()));
+    this.register(host.onDidChange(() => this.refresh()));
   }
 
   refresh(): void {
     this.emitter.fire(undefined);
   }
 
-  getChildren(node?: AgentNode): AgentNode[] {
-    if (node) return [];
+  async getChildren(node?: AgentsNode): Promise<AgentsNode[]> {
+    if (node) return node.kind === 'agent' ? childrenOf(node) : [];
     try {
-      const projectDir = vscode.workspace.workspaceFolders?.find((f) => f.uri.scheme === 'file')?.uri.fsPath;
-      return agentsToOffer().map((o) => ({ kind: 'agent', agent: o.agent, label: o.label, present: o.present, statuses: this.statuses(o.agent, projectDir) }));
+      const roots = await this.roots();
+      void vscode.commands.executeCommand('setContext', ContextKeys.agentsState, 'ok');
+      if (this.view) this.view.message = roots.some((r) => isConnected(r)) ? undefined : 'No agent is connected to Baton yet: press the plug beside one (those found on this machine come first).';
+      return roots;
     } catch (err) {
       this.log.error('The Agents view could not read the agents’ settings', err);
+      // An empty tree shows the view's welcome, which offers Connect and the log.
+      void vscode.commands.executeCommand('setContext', ContextKeys.agentsState, 'unreadable');
       return [];
     }
   }
 
-  getTreeItem(node: AgentNode): vscode.TreeItem {
-    const connected = node.statuses.filter((s) => s.connected !== 'no');
-    const item = new vscode.TreeItem(node.label, vscode.TreeItemCollapsibleState.None);
-    item.id = `agent:${node.agent}`;
-    item.description = connected.length
-      ? `connected: ${connected.map((s) => `${SCOPE_LABEL[s.scope]}${s.connected === 'partly' ? ' (partly)' : ''}`).join(', ')}`
-      : node.present
-        ? 'installed, not connected'
-        : 'not connected';
-    item.iconPath = new vscode.ThemeIcon(connected.length ? 'plug' : 'circle-outline');
-    item.contextValue = connected.length ? ContextValues.agentConnected : ContextValues.agent;
-    const lines = connected.flatMap((s) => [`${SCOPE_LABEL[s.scope]}:`, ...s.files.map((f) => `  ${tildify(f.path)}: ${f.state}`), ...s.problems.map((p) => `  ⚠ ${p}`)]);
-    item.tooltip = lines.length ? lines.join('\n') : `Baton: Connect Agent… registers Baton's hooks and MCP server with ${node.label}.`;
-    return item;
+  getTreeItem(node: AgentsNode): vscode.TreeItem {
+    return agentTreeItem(node, systemClock.now());
   }
 
-  private statuses(agent: AgentId, projectDir: string | undefined): AgentStatus[] {
-    return (['user', 'project', 'local'] as Scope[]).flatMap((scope) => {
-      if (scope !== 'user' && !projectDir) return [];
-      try {
-        scopeOf(scope, agent);
-      } catch {
-        return [];
-      }
-      return [connectionStatus({ agent, scope, projectDir: projectDir ?? '', vault: this.host.session.root })];
+  private async roots(): Promise<AgentNode[]> {
+    const home = os.homedir();
+    const projectDir = vscode.workspace.workspaceFolders?.find((f) => f.uri.scheme === 'file')?.uri.fsPath;
+    const seen = await this.seen();
+    const launcher = checkLauncher(null, home);
+    const vault = this.host.session.root;
+    const pathEnv = process.env.PATH ?? '';
+    return agentsToOffer(home).map((o) => {
+      const scopes = scopesHere(o.agent, projectDir).map((scope) =>
+        agentHealth({ agent: o.agent, scope, projectDir: projectDir ?? '', vault, home, launcher, seen, pathEnv }),
+      );
+      return { kind: 'agent', agent: o.agent, label: o.label, present: o.present, scopes, lastSeen: scopes[0]?.lastSeen ?? null };
     });
   }
+
+  /** The index's per-name stamps; none while there is no vault to read (its welcome says so). */
+  private async seen(): Promise<{ agent: string; ts: number }[]> {
+    await this.host.ready();
+    if (this.host.state !== 'ready' && this.host.state !== 'empty') return [];
+    try {
+      return await this.host.session.lastByAgent();
+    } catch (err) {
+      this.log.error('The Agents view could not read when agents last wrote', err);
+      return [];
+    }
+  }
+}
+
+function scopesHere(agent: AgentId, projectDir: string | undefined): Scope[] {
+  return (['user', 'project', 'local'] as Scope[]).filter((scope) => {
+    if (scope !== 'user' && !projectDir) return false;
+    try {
+      scopeOf(scope, agent);
+      return true;
+    } catch {
+      return false;
+    }
+  });
 }

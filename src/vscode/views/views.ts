@@ -37,7 +37,7 @@ export class BatonViews extends Disposable {
     tree(Views.abandoned, this.abandoned);
     tree(Views.plans, this.plans);
     this.thisFile.view = tree(Views.thisFile, this.thisFile);
-    this.register(vscode.window.createTreeView(Views.agents, { treeDataProvider: this.agents }));
+    this.agents.view = this.register(vscode.window.createTreeView(Views.agents, { treeDataProvider: this.agents }));
 
     // The Checkpoints view says whose history it shows, since it can be switched.
     const describe = (): void => {
