@@ -38,6 +38,8 @@ export class BatonViews extends Disposable {
     tree(Views.plans, this.plans);
     this.thisFile.view = tree(Views.thisFile, this.thisFile);
     this.agents.view = this.register(vscode.window.createTreeView(Views.agents, { treeDataProvider: this.agents }));
+    // Agents' files and the launcher change outside the vault, unwatched: a look when the view comes into sight.
+    this.register(this.agents.view.onDidChangeVisibility((e) => e.visible && this.agents.refresh()));
 
     // The Checkpoints view says whose history it shows, since it can be switched.
     const describe = (): void => {
