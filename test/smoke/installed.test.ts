@@ -129,4 +129,27 @@ describe('the installed .vsix', () => {
     assert.ok(out.files.some((f) => f.path === mcp && f.action === 'created'), `mcp.json not created: ${r.stdout}`);
     assert.ok(fs.readFileSync(mcp, 'utf8').includes(JSON.stringify(launcher)), `${mcp} does not call ${launcher}`);
   });
+
+  it('the Agents view populates: every agent, Cursor connected where the installed CLI put it', async () => {
+    const agents = api.views.agents;
+    const items = await Promise.all(((await agents.getChildren()) ?? []).map((n) => agents.getTreeItem(n)));
+    const byLabel = new Map(items.map((i) => [typeof i.label === 'string' ? i.label : (i.label?.label ?? ''), String(i.description ?? '')]));
+    for (const label of ['Claude Code', 'Codex CLI', 'Cursor', 'Gemini CLI']) assert.ok(byLabel.has(label), `no ${label}: ${[...byLabel.keys()].join(', ')}`);
+    assert.match(byLabel.get('Cursor') ?? '', /^connected: User\b/);
+  });
+
+  it('Connect Agent… of the installed extension writes the agent\'s files after the go-ahead, calling the launcher', async () => {
+    const home = env('BATON_TEST_HOME');
+    const launcher = await api.launcher();
+    assert.ok(launcher);
+    // Agent and scope given, as the Agents view's buttons give them: only the go-ahead is asked, answered as a keyboard would.
+    const running = vscode.commands.executeCommand<{ files: { path: string; action: string }[] } | undefined>('baton.connectAgent', { agent: 'gemini', scope: 'user' });
+    await new Promise((r) => setTimeout(r, 1500));
+    await vscode.commands.executeCommand('workbench.action.acceptSelectedQuickOpenItem');
+    const r = await Promise.race([running, new Promise<undefined>((_, reject) => setTimeout(() => reject(new Error('Connect Agent… still waiting')), 10000))]);
+    const settings = path.join(home, '.gemini', 'settings.json');
+    assert.deepStrictEqual(r?.files, [{ path: settings, action: 'created' }]);
+    const text = fs.readFileSync(settings, 'utf8');
+    assert.ok(text.includes(JSON.stringify(launcher)) || text.includes(launcher), `${settings} does not call ${launcher}:\n${text}`);
+  });
 });
