@@ -52,6 +52,7 @@ async function runSuites(session, opts, files) {
     extensionPath: opts.extension,
     workspace: dirs.workspace,
     vault: dirs.vault,
+    home: dirs.home,
     screenshotsDir,
   };
   log(`UI suites in VS Code ${info.vscodeVersion}: ${files.map((f) => path.basename(f)).join(', ')}`);

@@ -75,6 +75,8 @@ export const ContextKeys = {
   thisFile: 'baton.thisFile',
   /** `unreadable` when the Agents view could not read the agents' settings (its welcome then speaks), else `ok`. */
   agentsState: 'baton.agentsState',
+  /** True once any agent has Baton's entries in one of its scopes: the walkthrough's Connect step completes on it. */
+  agentConnected: 'baton.agentConnected',
 } as const;
 
 export type VaultState = 'loading' | 'noVault' | 'empty' | 'unreadable' | 'ready';

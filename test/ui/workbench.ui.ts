@@ -21,6 +21,8 @@ export interface WorkbenchContext {
   extensionPath: string;
   workspace: string;
   vault: string;
+  /** The extension host's HOME (the launcher, agents' user-scope files). */
+  home: string;
   screenshotsDir: string;
 }
 
@@ -83,14 +85,25 @@ export async function runCommand(title: string): Promise<void> {
 }
 
 /** Types `text` into the quick input (F1; a leading `>` asks for commands) and picks the row showing `row`. */
-async function quickOpen(text: string, row: string): Promise<void> {
+export async function quickOpen(text: string, row: string): Promise<void> {
   const { page } = workbench();
   await page.keyboard.press('Escape');
   await page.keyboard.press('F1');
   const input = page.locator('.quick-input-widget input[type="text"]');
   await input.waitFor({ timeout: 15000 });
-  await input.fill(text);
-  await page.locator('.quick-input-list .monaco-list-row').filter({ hasText: row }).first().waitFor({ timeout: 15000 });
+  const rowShown = page.locator('.quick-input-list .monaco-list-row').filter({ hasText: row }).first();
+  // Right after the workbench loads, the palette may not list an extension's commands yet: ask again.
+  for (let attempt = 1; ; attempt++) {
+    await input.fill(text);
+    try {
+      await rowShown.waitFor({ timeout: attempt < 3 ? 5000 : 15000 });
+      break;
+    } catch (err) {
+      if (attempt >= 3) throw err;
+      await input.fill('');
+      await page.waitForTimeout(1000);
+    }
+  }
   await input.press('Enter');
 }
 
@@ -109,12 +122,12 @@ export async function waitForIdle(timeout = 15000): Promise<void> {
   await page.waitForTimeout(300);
 }
 
-/** Saves test-results/screenshots/<name>.png (suffixed with the flavour off stable), once the views are idle. */
-export async function screenshot(name: string): Promise<string> {
+/** Saves test-results/screenshots/<name>.png (suffixed with the flavour off stable), once the views are idle: the page, or only `part` of it. */
+export async function screenshot(name: string, part?: Locator): Promise<string> {
   await waitForIdle();
   const { page, screenshotsDir, flavour } = workbench();
   const file = path.join(screenshotsDir, `${name}${flavour === 'stable' ? '' : `-${flavour}`}.png`);
-  await page.screenshot({ path: file });
+  await (part ?? page).screenshot({ path: file });
   return file;
 }
 

@@ -50,7 +50,9 @@ function agentItem(node: AgentNode, now: number): vscode.TreeItem {
   // Expanded when something needs fixing: the fix buttons are then in sight.
   const state = !hasChildren ? vscode.TreeItemCollapsibleState.None : problems ? vscode.TreeItemCollapsibleState.Expanded : vscode.TreeItemCollapsibleState.Collapsed;
   const item = new vscode.TreeItem(node.label, state);
-  item.id = `agent:${node.agent}`;
+  // Another id while something needs fixing: VS Code keeps an item's expansion by id, so a
+  // collapsed agent would hide its fix buttons; as a new item it opens Expanded.
+  item.id = problems ? `agent:${node.agent}:to-fix` : `agent:${node.agent}`;
   item.description = [where, problems ? `${problems} to fix` : null, connected.length || seen ? (seen ?? 'never seen') : null].filter(Boolean).join(' · ');
   item.iconPath = new vscode.ThemeIcon(problems ? 'warning' : isConnected(node) ? 'plug' : 'circle-outline');
   item.contextValue = connected.length ? ContextValues.agentConnected : ContextValues.agent;

@@ -8,7 +8,7 @@
 import * as os from 'os';
 import * as vscode from 'vscode';
 import { agentHealth } from '../../app/agentHealth';
-import { agentsToOffer, scopeOf, type AgentId, type Scope } from '../../app/connect';
+import { agentsToOffer, connectionStatus, scopeOf, type AgentId, type Scope } from '../../app/connect';
 import { checkLauncher } from '../../app/launcherCheck';
 import { systemClock } from '../../app/openBaton';
 import type { BatonHost } from '../batonHost';
@@ -23,6 +23,7 @@ export class AgentsView extends Disposable implements vscode.TreeDataProvider<Ag
   readonly onDidChangeTreeData = this.emitter.event;
   /** Set by BatonViews once the tree exists: its message says where to start when nothing is connected. */
   view: vscode.TreeView<AgentsNode> | undefined;
+  private connected: boolean | undefined;
 
   constructor(
     private readonly host: BatonHost,
@@ -33,16 +34,49 @@ export class AgentsView extends Disposable implements vscode.TreeDataProvider<Ag
     // it may be an agent's first ("last seen").
     this.register(host.onDidChangeVault(() => this.refresh()));
     this.register(host.onDidChange(() => this.refresh()));
+    // After activation returns: it reads the agents' files.
+    const first = setTimeout(() => this.checkConnected(), 0);
+    this.register({ dispose: () => clearTimeout(first) });
   }
 
   refresh(): void {
     this.emitter.fire(undefined);
+    this.checkConnected();
+  }
+
+  /**
+   * Sets `baton.agentConnected`, on which the walkthrough's Connect step
+   * completes: an agent really connected, not Connect Agent… merely run (and
+   * perhaps cancelled). Read from the agents' files, whether the view is in
+   * sight or not; connectionStatus only, no vault. (`onContext:` completion
+   * events: https://code.visualstudio.com/api/references/contribution-points#Completion-events)
+   */
+  checkConnected(): void {
+    if (this.isDisposed) return;
+    try {
+      const home = os.homedir();
+      const projectDir = this.projectDir();
+      const vault = this.host.session.root;
+      const any = agentsToOffer(home).some((o) =>
+        scopesHere(o.agent, projectDir).some((scope) => connectionStatus({ agent: o.agent, scope, projectDir: projectDir ?? '', vault, home }).connected !== 'no'),
+      );
+      this.setConnected(any);
+    } catch (err) {
+      this.log.error('Reading whether an agent is connected failed', err);
+    }
+  }
+
+  private setConnected(any: boolean): void {
+    if (any === this.connected) return;
+    this.connected = any;
+    void vscode.commands.executeCommand('setContext', ContextKeys.agentConnected, any);
   }
 
   async getChildren(node?: AgentsNode): Promise<AgentsNode[]> {
     if (node) return node.kind === 'agent' ? childrenOf(node) : [];
     try {
       const roots = await this.roots();
+      this.setConnected(roots.some((r) => isConnected(r)));
       void vscode.commands.executeCommand('setContext', ContextKeys.agentsState, 'ok');
       if (this.view) this.view.message = roots.some((r) => isConnected(r)) ? undefined : 'No agent is connected to Baton yet: press the plug beside one (those found on this machine come first).';
       return roots;
@@ -60,7 +94,7 @@ export class AgentsView extends Disposable implements vscode.TreeDataProvider<Ag
 
   private async roots(): Promise<AgentNode[]> {
     const home = os.homedir();
-    const projectDir = vscode.workspace.workspaceFolders?.find((f) => f.uri.scheme === 'file')?.uri.fsPath;
+    const projectDir = this.projectDir();
     const seen = await this.seen();
     const launcher = checkLauncher(null, home);
     const vault = this.host.session.root;
@@ -71,6 +105,11 @@ export class AgentsView extends Disposable implements vscode.TreeDataProvider<Ag
       );
       return { kind: 'agent', agent: o.agent, label: o.label, present: o.present, scopes, lastSeen: scopes[0]?.lastSeen ?? null };
     });
+  }
+
+  /** The workspace folder project and local scopes are read in, as Connect writes them. */
+  private projectDir(): string | undefined {
+    return vscode.workspace.workspaceFolders?.find((f) => f.uri.scheme === 'file')?.uri.fsPath;
   }
 
   /** The index's per-name stamps; none while there is no vault to read (its welcome says so). */
