@@ -10,13 +10,13 @@
 // session (gettingStartedService.ts adds the event to its session set without
 // progressing the step, then ignores it). A person reaches Connect from the
 // walkthrough, so this is their order too. Screenshots for the
-// README's "Connect your agents". Runs after workbench.ui.ts (imported first),
-// on the same page.
+// README's "Connect your agents". Shares the page with workbench.ui.ts and
+// needs nothing of it: run alone (--grep), it opens the workbench itself.
 import * as assert from 'assert';
 import * as fs from 'fs';
 import * as path from 'path';
 import type { Locator } from 'playwright-core';
-import { errorNotifications, expandPane, openBatonContainer, openFile, openWorkbench, quickOpen, runCommand, screenshot, workbench } from './workbench.ui';
+import { errorNotifications, expandPane, openBatonContainer, openFile, openWorkbench, quickOpen, runCommand, screenshot, workbench } from './support/workbench';
 
 /** Waits for the quick pick titled `title` and clicks its row showing `row`, as a person picks with the mouse. */
 async function pick(title: RegExp, row: string | RegExp): Promise<void> {
@@ -45,13 +45,17 @@ async function onlyAgents(): Promise<() => Promise<void>> {
   for (const name of names) await sidebar.locator(`.pane-header[aria-label="${name}"]`).click();
   // Wider, as a person drags the side bar's edge, so descriptions are not cut short.
   const box = await sidebar.boundingBox();
-  if (box && box.width < 500) {
-    await workbench().page.mouse.move(box.x + box.width + 1, box.y + box.height / 2);
-    await workbench().page.mouse.down();
-    await workbench().page.mouse.move(box.x + 560, box.y + box.height / 2, { steps: 5 });
-    await workbench().page.mouse.up();
-  }
+  const drag = async (from: number, to: number): Promise<void> => {
+    if (!box) return;
+    const { mouse } = workbench().page;
+    await mouse.move(box.x + from + 1, box.y + box.height / 2);
+    await mouse.down();
+    await mouse.move(box.x + to + 1, box.y + box.height / 2, { steps: 5 });
+    await mouse.up();
+  };
+  if (box) await drag(box.width, 560);
   return async () => {
+    if (box) await drag(560, box.width);
     for (const name of names) await sidebar.locator(`.pane-header[aria-label="${name}"]`).click();
   };
 }
@@ -86,6 +90,10 @@ describe('Connect and the walkthrough (UI)', function () {
   });
 
   it('the walkthrough: opened from the palette, each step shows its media', async () => {
+    // No editor, and This File in sight to say so: "Hover a file" must not be true already (see above).
+    const sidebar = await openBatonContainer();
+    await runCommand('View: Close All Editors');
+    await (await expandPane(sidebar, 'This File')).getByText('Open a file to see the checkpoints').waitFor({ timeout: 15000 });
     // The Baton side bar out of sight: showing it later is what checks "See its first checkpoint" off.
     await runCommand('View: Show Explorer');
     await openWalkthrough();
@@ -178,8 +186,10 @@ describe('Connect and the walkthrough (UI)', function () {
 
   it('the walkthrough checks off what was done: an agent connected, the Checkpoints view seen, a touched file opened', async () => {
     const { page } = workbench();
-    // A file checkpoints touched, in the editor: "Hover a file" is done (its This File has entries).
+    // A file checkpoints touched, in the editor, with This File in sight listing its checkpoints.
+    const sidebar = await openBatonContainer();
     await openFile('checkout.ts');
+    await (await expandPane(sidebar, 'This File')).getByRole('treeitem').first().waitFor({ timeout: 15000 });
     await openWalkthrough();
     const container = page.locator('.gettingStartedContainer');
     const checked = (step: string): Locator => container.locator(`[data-done-step-id$="#${step}"][aria-checked="true"]`);
