@@ -15,7 +15,7 @@ import { writeLauncher } from '../../src/adapters/launcher';
 import { launcherTarget } from '../../src/vscode/connect/launcherRefresh';
 import type { AgentsNode } from '../../src/vscode/views/agentNodes';
 import { batonApi, env, EXTENSION_ID, poll, runCli, vaultDir, workspaceDir } from './support/baton';
-import { accept, drive } from './support/quickPicks';
+import { acceptGoAhead, drive } from './support/quickPicks';
 
 const home = (): string => env('BATON_TEST_HOME');
 
@@ -168,7 +168,7 @@ describe('the Agents view', () => {
     const command = problem.item.command;
     assert.ok(command);
     assert.deepStrictEqual([command.command, command.arguments], ['baton.connectAgent', [{ agent: 'cursor', scope: 'user' }]]);
-    const r = await drive<{ files: { path: string; action: string }[] }>(command.command, [accept], ...(command.arguments ?? []));
+    const r = await drive<{ files: { path: string; action: string }[] }>(command.command, [acceptGoAhead], ...(command.arguments ?? []));
     assert.deepStrictEqual(r?.files, [{ path: hooks, action: 'updated' }]);
     assert.ok(!fs.readFileSync(hooks, 'utf8').includes('someone-else'));
     const fixed = await agentRow('cursor', (x) => !x.description.includes('to fix'));

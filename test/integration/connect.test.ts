@@ -14,21 +14,12 @@ import type { ConnectResult } from '../../src/vscode/connect/connectCommands';
 import { refreshLauncher } from '../../src/app/connect';
 import { VERSION } from '../../src/app/version';
 import { launcherTarget } from '../../src/vscode/connect/launcherRefresh';
-import { CONNECT_SCHEME } from '../../src/vscode/ids';
 import { batonApi, env, EXTENSION_ID, poll, vaultDir, workspaceDir } from './support/baton';
-import { accept, drive } from './support/quickPicks';
+import { accept, drive, previewTabs } from './support/quickPicks';
 
 const home = (): string => env('BATON_TEST_HOME');
 /** What an agent's hook gets: a shell with a minimal PATH, no `node` or `baton` on it, no BATON_* variables. */
 const bareEnv = (): NodeJS.ProcessEnv => ({ PATH: '/usr/bin:/bin', HOME: home() });
-
-/** Tabs showing one of Connect's before/after previews. */
-function previewTabs(): vscode.TabInputTextDiff[] {
-  return vscode.window.tabGroups.all
-    .flatMap((g) => g.tabs)
-    .map((t) => t.input)
-    .filter((i): i is vscode.TabInputTextDiff => i instanceof vscode.TabInputTextDiff && i.modified.scheme === CONNECT_SCHEME);
-}
 
 describe('connect', () => {
   let extensionPath: string;
