@@ -144,7 +144,11 @@ describe('the installed .vsix', () => {
     assert.ok(launcher);
     // Agent and scope given, as the Agents view's buttons give them: only the go-ahead is asked, answered as a keyboard would.
     const running = vscode.commands.executeCommand<{ files: { path: string; action: string }[] } | undefined>('baton.connectAgent', { agent: 'gemini', scope: 'user' });
-    await new Promise((r) => setTimeout(r, 1500));
+    // The go-ahead is asked right after the diffs open (read-only `baton-connect:` documents).
+    const diffOpen = (): boolean => vscode.window.tabGroups.all.some((g) => g.tabs.some((t) => t.input instanceof vscode.TabInputTextDiff && t.input.modified.scheme === 'baton-connect'));
+    for (let waited = 0; !diffOpen() && waited < 10000; waited += 100) await new Promise((r) => setTimeout(r, 100));
+    assert.ok(diffOpen(), 'Connect Agent… opened no diff before its go-ahead');
+    await new Promise((r) => setTimeout(r, 500));
     await vscode.commands.executeCommand('workbench.action.acceptSelectedQuickOpenItem');
     const r = await Promise.race([running, new Promise<undefined>((_, reject) => setTimeout(() => reject(new Error('Connect Agent… still waiting')), 10000))]);
     const settings = path.join(home, '.gemini', 'settings.json');
