@@ -2,14 +2,17 @@
 // agent with where and when it was last seen writing (a note the real CLI
 // wrote from another process), one not connected, and problems whose item
 // runs the command that fixes them: a launcher that no longer runs (Refresh
-// Launcher) and a config calling a launcher path that moved (Reconnect, the
-// go-ahead answered as a keyboard would). The menus are read from the
+// Launcher), project-scope hooks with no `baton` on PATH (Install 'baton' in
+// PATH, not clicked: it writes outside the test's HOME) and a config calling
+// a launcher path that moved (Reconnect, the go-ahead answered as a keyboard
+// would). The menus are read from the
 // manifest by contextValue, as VS Code matches them. HOME is the harness's
 // temporary one (scripts/vscode-test/harness.js).
 import * as assert from 'assert';
 import * as fs from 'fs';
 import * as path from 'path';
 import * as vscode from 'vscode';
+import { batonOnPath } from '../../src/app/agentHealth';
 import { applyConnection, planConnection, refreshLauncher } from '../../src/app/connect';
 import { writeLauncher } from '../../src/adapters/launcher';
 import { launcherTarget } from '../../src/vscode/connect/launcherRefresh';
@@ -145,6 +148,30 @@ describe('the Agents view', () => {
     const fixed = await agentRow('cursor', (r) => !r.description.includes('to fix'));
     assert.strictEqual((fixed.item.iconPath as vscode.ThemeIcon).id, 'plug');
     assert.deepStrictEqual((await rows(fixed.node)).filter((r) => r.node.kind === 'agentProblem'), []);
+  });
+
+  it("project-scope hooks with no `baton` on PATH: the problem offers Install 'baton' in PATH", async function () {
+    if (batonOnPath(process.env.PATH ?? '')) {
+      console.log('    (a `baton` is on this extension host\'s PATH: skipped)');
+      this.skip();
+    }
+    const target = { agent: 'gemini' as const, scope: 'project' as const, projectDir: workspaceDir(), vault: vaultDir(), home: home() };
+    applyConnection(planConnection('connect', target));
+    try {
+      const gemini = await agentRow('gemini', (r) => r.description.includes('to fix'));
+      assert.match(gemini.description, /^connected: Project · 1 to fix · /);
+      const [problem] = (await rows(gemini.node)).filter((r) => r.node.kind === 'agentProblem');
+      assert.ok(problem);
+      assert.strictEqual(problem.label, '`baton` is not on PATH');
+      assert.strictEqual(problem.description, "Project · Install 'baton' in PATH");
+      assert.strictEqual(problem.item.contextValue, 'baton.agentProblem.path');
+      assert.deepStrictEqual(inlineActions(problem.item.contextValue), ['baton.installInPath']);
+      // Not clicked: it would link into this machine's /usr/local/bin.
+      assert.strictEqual(problem.item.command?.command, 'baton.installInPath');
+    } finally {
+      applyConnection(planConnection('disconnect', target));
+    }
+    assert.ok(!fs.existsSync(path.join(workspaceDir(), '.gemini', 'settings.json')), 'disconnect removed the file connect created');
   });
 
   it('a config calling a launcher path that moved: Reconnect, after the go-ahead, rewrites it', async () => {
