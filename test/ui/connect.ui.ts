@@ -10,8 +10,9 @@
 // session (gettingStartedService.ts adds the event to its session set without
 // progressing the step, then ignores it). A person reaches Connect from the
 // walkthrough, so this is their order too. Screenshots for the
-// README's "Connect your agents". Shares the page with workbench.ui.ts and
-// needs nothing of it: run alone (--grep), it opens the workbench itself.
+// README's "Connect your agents". Runs after workbench.ui.ts on the same page
+// (ui.js loads that first) and needs nothing of it: run alone (--grep), it
+// opens the workbench itself.
 import * as assert from 'assert';
 import * as fs from 'fs';
 import * as path from 'path';
@@ -87,6 +88,12 @@ describe('Connect and the walkthrough (UI)', function () {
     // Claude Code "found on this machine": its folder is in HOME, so it is offered first.
     fs.mkdirSync(path.dirname(settingsFile()), { recursive: true });
     fs.writeFileSync(settingsFile(), mine);
+  });
+
+  after(async () => {
+    // As a person leaves it: the Explorer in the side bar, no editor open.
+    await runCommand('View: Close All Editors').catch(() => undefined);
+    await runCommand('View: Show Explorer').catch(() => undefined);
   });
 
   it('the walkthrough: opened from the palette, each step shows its media', async () => {
