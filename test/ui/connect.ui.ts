@@ -138,8 +138,8 @@ describe('Connect and the walkthrough (UI)', function () {
     assert.strictEqual(written.theme, 'dark');
     assert.ok(written.hooks.SessionStart, 'the SessionStart hook is written');
     // Claude Code's own ~/.claude.json is left to `claude mcp add-json`: the message offers the command.
-    // (In the notification centre: a toast may have hidden itself by now.)
-    await runCommand('Notifications: Show Notifications');
+    // In the notification centre, opened with the status bar's bell: a toast may have hidden itself by now.
+    await page.locator('[id="status.notifications"]').click();
     const message = page.locator('.notifications-center .notification-list-item').filter({ hasText: 'connected Claude Code (user scope)' });
     await message.waitFor({ timeout: 15000 });
     assert.match((await message.textContent()) ?? '', /claude mcp add-json --scope user baton/);

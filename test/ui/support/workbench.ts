@@ -76,7 +76,7 @@ export async function runCommand(title: string): Promise<void> {
   await workbench().page.locator('.quick-input-widget').waitFor({ state: 'hidden', timeout: 15000 });
 }
 
-/** Types `text` into the quick input (F1; a leading `>` asks for commands) and picks the row showing `row`. */
+/** Types `text` into the quick input (F1; a leading `>` asks for commands) and clicks the row showing `row`. */
 export async function quickOpen(text: string, row: string): Promise<void> {
   const { page } = workbench();
   await page.keyboard.press('Escape');
@@ -96,7 +96,8 @@ export async function quickOpen(text: string, row: string): Promise<void> {
       await page.waitForTimeout(1000);
     }
   }
-  await input.press('Enter');
+  // Clicked, not Enter: Enter takes the highlighted row, which may be a recently used other one.
+  await rowShown.click();
 }
 
 /** Error toasts currently shown (their text), so a test can assert a command did not fail. */
