@@ -41,6 +41,7 @@ const COMMANDS: Record<string, Command> = {
   connect: (ctx, args) => import('./connectCommand').then((m) => m.connect(ctx, args)),
   disconnect: (ctx, args) => import('./connectCommand').then((m) => m.disconnect(ctx, args)),
   doctor: (ctx, args) => import('./doctorCommand').then((m) => m.doctor(ctx, args)),
+  sync: (ctx, args) => import('./syncCommand').then((m) => m.sync(ctx, args)),
 };
 
 function doorCommands(doors: Partial<OtherDoors>): Record<string, Command> {
@@ -89,6 +90,9 @@ Usage: baton [--vault DIR] [--version] COMMAND ...
                                      (AGENT: claude-code, codex, cursor, gemini, copilot; user scope by default)
   disconnect AGENT [--scope user|project|local] [--dry-run] [--json]
   doctor [--json]                    the vault, the launcher, each agent; exit 1 when something needs fixing
+  sync [--json]                      commit the vault, merge the remote's, push (the vault is a git repository)
+  sync --init [--remote URL]         share this vault: git init, .gitignore/.gitattributes, the remote
+  sync --clone URL                   join a shared vault: clone it into the (empty) vault folder
   hooks install|uninstall claude-code|codex|cursor [--user] [--dir DIR] [--command CMD]
                                      (superseded by connect)
 

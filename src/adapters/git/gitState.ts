@@ -64,7 +64,7 @@ const DROPPED_VARS = new Set([...REDIRECTING_VARS, ...PROGRAM_VARS]);
  * a translated git would change. `GIT_OPTIONAL_LOCKS=0` so a background status
  * never takes `index.lock` and makes the person's own `git commit` fail.
  */
-function gitEnv(): Record<string, string> {
+export function gitEnv(): Record<string, string> {
   const env: Record<string, string> = {};
   for (const [key, value] of Object.entries(process.env)) {
     if (value !== undefined && !DROPPED_VARS.has(key.toUpperCase())) env[key] = value;

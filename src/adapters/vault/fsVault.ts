@@ -140,7 +140,12 @@ export class FsVault implements VaultPort {
     });
   }
 
-  async createPlan(scope: string, plan: PlanInput): Promise<Plan> {
+  /** Under the scope lock only so that a running sync is honoured: plans are claimed exclusively anyway. */
+  createPlan(scope: string, plan: PlanInput): Promise<Plan> {
+    return this.withScopeLock(scope, () => this.claimPlan(scope, plan));
+  }
+
+  private async claimPlan(scope: string, plan: PlanInput): Promise<Plan> {
     const dir = path.join(this.scopeDir(scope), PLANS_DIR);
     await ensureDir(dir);
     const agent = safeName(plan.agent, 'agent');
@@ -164,8 +169,14 @@ export class FsVault implements VaultPort {
     return plans.filter((p): p is Plan => p !== null);
   }
 
+  /** Every writer of the vault's files comes through here, so each one also honours a running sync (VaultLocks.with). */
   withScopeLock<T>(scope: string, fn: () => Promise<T>): Promise<T> {
-    return this.locks.with(`scope:${scope}`, fn);
+    return this.locks.with(`scope:${scope}`, fn, true);
+  }
+
+  /** Runs `fn` with no writer writing the vault's files (see VaultLocks.exclusive): for a sync. */
+  withVaultExclusive<T>(fn: () => Promise<T>): Promise<T> {
+    return this.locks.exclusive(fn);
   }
 
   withLock<T>(key: string, fn: () => Promise<T>): Promise<T> {

@@ -30,6 +30,17 @@ export const STALE_MS = 10_000;
 /** How long a writer waits for a live holder before giving up. */
 const WAIT_MS = 40_000;
 const REFRESH_MS = STALE_MS / 3;
+/** The vault-wide gate a sync holds; a lock like the others, so a dead syncer's gate is judged and broken the same way. */
+const GATE_KEY = 'vault:sync';
+
+function keyOf(raw: string): string {
+  try {
+    const v = JSON.parse(raw) as { key?: unknown };
+    return typeof v.key === 'string' ? v.key : '';
+  } catch {
+    return '';
+  }
+}
 
 interface Holder {
   host: string;
@@ -286,22 +297,85 @@ export class VaultLocks {
     };
   }
 
-  /** Waits (bounded) for the lock, runs `fn`, releases even when `fn` throws. */
-  async with<T>(key: string, fn: () => Promise<T>): Promise<T> {
-    const release = await this.acquire(key, WAIT_MS);
-    if (!release) {
-      const h = this.lastHolder;
-      const who = h && h.host === ME.host && h.ns === ME.ns ? `process ${h.pid} on this machine` : h ? `process ${h.pid} on ${h.host}` : 'another Baton process';
-      throw new BatonError(
-        'failed',
-        `Could not lock "${key}" in the vault within ${WAIT_MS / 1000}s: ${who} is holding it and still running ` +
-          `(or is stopped: Ctrl-Z, a debugger). Retry when it finishes, or resume it.`,
-      );
+  private busy(key: string, h: Holder | null = this.lastHolder): BatonError {
+    const who = h && h.host === ME.host && h.ns === ME.ns ? `process ${h.pid} on this machine` : h ? `process ${h.pid} on ${h.host}` : 'another Baton process';
+    return new BatonError(
+      'failed',
+      `Could not lock "${key}" in the vault within ${WAIT_MS / 1000}s: ${who} is holding it and still running ` +
+        `(or is stopped: Ctrl-Z, a debugger). Retry when it finishes, or resume it.`,
+    );
+  }
+
+  /**
+   * Waits (bounded) for the lock, runs `fn`, releases even when `fn` throws.
+   * `gated` (every writer of vault files): also waits while a sync holds the
+   * vault's gate. The gate is checked after the lock is taken, never before
+   * only: a writer that saw no gate holds its lock from before the gate was
+   * made, and the sync waits for that lock to go (`exclusive`). Waiting for
+   * the gate without the lock, a writer can never deadlock with a sync that
+   * waits for it. The cost on the hot path is one failed open of the gate file.
+   */
+  async with<T>(key: string, fn: () => Promise<T>, gated = false): Promise<T> {
+    const deadline = Date.now() + WAIT_MS;
+    for (;;) {
+      const release = await this.acquire(key, Math.max(0, deadline - Date.now()));
+      if (!release) throw this.busy(key);
+      const gate = gated ? await this.liveGate() : null;
+      if (!gate) {
+        try {
+          return await fn();
+        } finally {
+          await release();
+        }
+      }
+      await release();
+      if (Date.now() >= deadline) throw this.busy('the vault (a baton sync)', gate.holder);
+      await sleep(20 + Math.random() * 30);
     }
+  }
+
+  /** The gate when a live sync holds it; null when there is none or its holder is dead. */
+  private async liveGate(): Promise<Seen | null> {
+    const seen = await look(this.lockPath(GATE_KEY));
+    if (seen === null) return null;
+    if (seen === 'unreadable') return { holder: null, raw: '', mtimeMs: Date.now() };
+    return isDead(seen) ? null : seen;
+  }
+
+  /**
+   * Runs `fn` while no writer of the vault's files is writing, nor starts to:
+   * takes the gate every gated writer checks, then waits until every scope
+   * lock taken before the gate existed is released. For `baton sync`, while
+   * git commits and rewrites the working tree: an append into a file that a
+   * merge is replacing would be lost.
+   */
+  async exclusive<T>(fn: () => Promise<T>): Promise<T> {
+    const release = await this.acquire(GATE_KEY, WAIT_MS);
+    if (!release) throw this.busy('the vault (another baton sync)');
     try {
+      await this.drain(Date.now() + WAIT_MS);
       return await fn();
     } finally {
       await release();
+    }
+  }
+
+  /** Waits for every live holder of a scope lock seen now to let go. */
+  private async drain(deadline: number): Promise<void> {
+    const gate = path.basename(this.lockPath(GATE_KEY));
+    const names = await fs.promises.readdir(this.dir).catch(() => [] as string[]);
+    for (const name of names) {
+      if (!name.endsWith('.lock') || name === gate) continue;
+      const file = path.join(this.dir, name);
+      const first = await look(file);
+      if (first === null || (first !== 'unreadable' && (isDead(first) || !keyOf(first.raw).startsWith('scope:')))) continue;
+      for (;;) {
+        const now = await look(file);
+        if (now === null || (first !== 'unreadable' && now !== 'unreadable' && (now.raw !== first.raw || isDead(now)))) break;
+        if (first === 'unreadable' && now !== 'unreadable') break;
+        if (Date.now() >= deadline) throw this.busy(first === 'unreadable' ? name : keyOf(first.raw), first === 'unreadable' ? null : first.holder);
+        await sleep(10 + Math.random() * 20);
+      }
     }
   }
 

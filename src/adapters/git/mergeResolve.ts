@@ -1,0 +1,119 @@
+// What only Baton understands in a merge of two vaults, resolved in code from
+// the index's stages (git-merge(1), "HOW CONFLICTS ARE PRESENTED": stage 1 the
+// common ancestor, 2 ours, 3 theirs; checked on git 2.39: add/add has stages
+// 2 and 3, modify/delete stage 1 and one side). See README.md beside this
+// file for why this and not a merge driver.
+//   - `uncommitted.md`: the notes' three-way set merge (notesMerge.ts). The
+//     `.gitattributes` Baton writes marks it `-merge`, so git never merges it
+//     as text and every two-sided change comes here.
+//   - a checkpoint or plan both sides added under one name (the same agent,
+//     scope and second on two machines): theirs is already on the remote, and
+//     others may have pulled it and follow it, so it keeps the name; ours,
+//     never yet pushed, takes the next free second, its `session:` and any of
+//     our unpushed checkpoints' `follows` with it.
+//   - a checkpoint or plan changed on one side and deleted on the other (by
+//     hand): the changed one is kept; nothing of Baton's is lost.
+// Anything else (a person's own file, a checkpoint both sides edited by hand)
+// is left for the person, with the merge in progress and Baton's files
+// already resolved and staged.
+import * as path from 'path';
+import { stamp } from '../../core/time';
+import { withFollows, withSession, linksTo } from '../markdown/checkpointRename';
+import { isCheckpointFileName } from '../markdown/checkpointFile';
+import { mergeNotes } from '../markdown/notesMerge';
+import { writeAtomic, ensureDir } from '../vault/atomicFile';
+import * as fs from 'fs';
+import type { Unmerged, VaultRepo } from './vaultRepo';
+
+export interface Resolution {
+  renamed: { from: string; to: string }[];
+  /** Paths left for the person (vault-relative, `/`-separated). */
+  conflicts: string[];
+}
+
+type Kind = 'notes' | 'checkpoint' | 'plan' | 'other';
+
+/** Which of Baton's files a vault path is; 'other' for anything outside `sessions/` or not Baton's. */
+export function kindOf(p: string): Kind {
+  const parts = p.split('/');
+  if (parts[0] !== 'sessions' || parts.length < 3) return 'other';
+  const name = parts[parts.length - 1];
+  if (name === 'uncommitted.md') return 'notes';
+  if (parts[parts.length - 2] === 'plans' && name.startsWith('plan-') && name.endsWith('.md')) return 'plan';
+  return isCheckpointFileName(name) ? 'checkpoint' : 'other';
+}
+
+const STAMP = /^(plan-)?([0-9]{4})([0-9]{2})([0-9]{2})-([0-9]{2})([0-9]{2})([0-9]{2})(-.*)?\.md$/;
+
+/** Names for a file that must move, in the order tried: the next seconds, as an exclusive create steps. */
+function* nextNames(name: string): Generator<string> {
+  const m = STAMP.exec(name);
+  if (m) {
+    const ts = Date.UTC(+m[2], +m[3] - 1, +m[4], +m[5], +m[6], +m[7]) / 1000;
+    for (let step = 1; step <= 3600; step++) yield `${m[1] ?? ''}${stamp(ts + step)}${m[8] ?? ''}.md`;
+  }
+  for (let n = 2; ; n++) yield name.replace(/\.md$/, `-${n}.md`);
+}
+
+async function write(repo: VaultRepo, p: string, content: Buffer | string): Promise<void> {
+  const full = path.join(repo.root, ...p.split('/'));
+  await ensureDir(path.dirname(full));
+  await writeAtomic(full, content);
+  await repo.ok(['add', '--', p]);
+}
+
+async function remove(repo: VaultRepo, p: string): Promise<void> {
+  await repo.ok(['rm', '-q', '--cached', '--ignore-unmatch', '--', p]);
+  await fs.promises.rm(path.join(repo.root, ...p.split('/')), { force: true });
+}
+
+/**
+ * Resolves every unmerged path Baton owns and stages the result; returns the
+ * renames and the paths it left. `ourNew` lists the checkpoints our side added
+ * since the merge base: only those can follow a checkpoint of ours that moves.
+ */
+export async function resolveMerge(repo: VaultRepo, unmerged: Unmerged[], ourNew: string[]): Promise<Resolution> {
+  const out: Resolution = { renamed: [], conflicts: [] };
+  const blob = (sha?: string): Promise<Buffer | null> => (sha ? repo.blob(sha) : Promise.resolve(null));
+  for (const u of unmerged) {
+    const kind = kindOf(u.path);
+    const { 1: base, 2: ours, 3: theirs } = u.stages;
+    if (kind === 'notes') {
+      const merged = mergeNotes(await blob(base), await blob(ours), await blob(theirs));
+      if (merged) await write(repo, u.path, merged);
+      else await remove(repo, u.path);
+    } else if (kind === 'other') {
+      out.conflicts.push(u.path);
+    } else if (!ours || !theirs) {
+      // Changed on one side, deleted (by hand) on the other: keep what is left.
+      await write(repo, u.path, (await blob(ours ?? theirs)) ?? Buffer.alloc(0));
+    } else if (base) {
+      // Both sides edited one checkpoint by hand: only the person can say which words stand.
+      out.conflicts.push(u.path);
+    } else {
+      const dir = path.posix.dirname(u.path);
+      const name = path.posix.basename(u.path);
+      let to = '';
+      for (const candidate of nextNames(name)) {
+        if (!(await repo.taken(`${dir}/${candidate}`))) {
+          to = `${dir}/${candidate}`;
+          break;
+        }
+      }
+      const fromId = name.slice(0, -3);
+      const toId = path.posix.basename(to).slice(0, -3);
+      const mine = (await blob(ours))!.toString('utf8');
+      await write(repo, u.path, (await blob(theirs))!);
+      await write(repo, to, kind === 'checkpoint' ? withSession(mine, toId) : mine);
+      out.renamed.push({ from: u.path, to });
+      if (kind === 'checkpoint') {
+        for (const p of ourNew.filter((x) => x !== u.path && path.posix.dirname(x) === dir && kindOf(x) === 'checkpoint')) {
+          const full = path.join(repo.root, ...p.split('/'));
+          const text = await fs.promises.readFile(full, 'utf8').catch(() => null);
+          if (text !== null && linksTo(text, fromId)) await write(repo, p, withFollows(text, fromId, toId));
+        }
+      }
+    }
+  }
+  return out;
+}

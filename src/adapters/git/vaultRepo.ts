@@ -1,0 +1,174 @@
+// The vault's own git repository, as a sync drives it: every command runs in
+// the vault's folder and only after `openVaultRepo` checked that this folder
+// is the top of its own repository (a vault inside some other repository,
+// a home folder under git, is never committed into).
+//
+// Nothing here writes the person's git config: identity for Baton's commits
+// and the attributes file are given per command (`git -c`, git-config(1):
+// "Pass a configuration parameter to the command ... as if it were in the
+// config file"), and only for the commands that need them.
+import * as fs from 'fs';
+import * as os from 'os';
+import * as path from 'path';
+import { execFile } from 'child_process';
+import { gitEnv } from './gitState';
+import { gitOk, runGit, type GitResult } from './gitRun';
+
+export const NETWORK_MS = 120_000;
+
+/** What must never be committed: the cache and the locks (and a killed writer's temporary files). */
+export const NEVER_COMMITTED = ['.baton', '.baton-live'];
+
+export type RepoProblem = { kind: 'notRepo' } | { kind: 'insideOther'; top: string } | { kind: 'detached' } | { kind: 'noUpstream'; branch: string };
+
+export interface Upstream {
+  remote: string;
+  /** The remote branch, `refs/heads/<name>`. */
+  merge: string;
+  /** The remote-tracking ref a fetch updates. */
+  tracking: string;
+  url: string;
+}
+
+export interface Unmerged {
+  path: string;
+  /** Blob ids by stage: 1 the base, 2 ours, 3 theirs; absent when that side has no file. */
+  stages: Partial<Record<1 | 2 | 3, string>>;
+}
+
+export class VaultRepo {
+  private identity?: Record<string, string>;
+
+  constructor(readonly root: string) {}
+
+  git(args: string[], opts: { timeoutMs?: number; config?: Record<string, string> } = {}): Promise<GitResult> {
+    return runGit(this.root, args, opts);
+  }
+
+  ok(args: string[], opts: { timeoutMs?: number; config?: Record<string, string> } = {}): Promise<string> {
+    return gitOk(this.root, args, opts);
+  }
+
+  /** The branch HEAD is on; null when detached. */
+  async branch(): Promise<string | null> {
+    const r = await this.git(['symbolic-ref', '--short', '-q', 'HEAD']);
+    return r.code === 0 ? r.out.trim() : null;
+  }
+
+  /** The branch's upstream as its config names it (an empty remote has no tracking ref yet, and still is one). */
+  async upstream(branch: string): Promise<Upstream | null> {
+    const remote = (await this.git(['config', '--get', `branch.${branch}.remote`])).out.trim();
+    const merge = (await this.git(['config', '--get', `branch.${branch}.merge`])).out.trim();
+    if (!remote || !merge || remote === '.') return null;
+    const url = (await this.git(['config', '--get', `remote.${remote}.url`])).out.trim();
+    return { remote, merge, tracking: `refs/remotes/${remote}/${merge.replace(/^refs\/heads\//, '')}`, url };
+  }
+
+  async hasRef(ref: string): Promise<boolean> {
+    return (await this.git(['rev-parse', '-q', '--verify', `${ref}^{commit}`])).code === 0;
+  }
+
+  async count(range: string): Promise<number> {
+    const r = await this.git(['rev-list', '--count', range]);
+    return r.code === 0 ? Number(r.out.trim()) || 0 : 0;
+  }
+
+  async inMerge(): Promise<boolean> {
+    return this.hasRef('MERGE_HEAD');
+  }
+
+  /**
+   * The person's identity when they have one; else one for Baton's commits
+   * only, given per command, so nothing is written to their config and their
+   * own commits elsewhere are untouched.
+   */
+  async identityConfig(): Promise<Record<string, string>> {
+    if (this.identity) return this.identity;
+    const name = (await this.git(['config', '--get', 'user.name'])).out.trim();
+    const email = (await this.git(['config', '--get', 'user.email'])).out.trim();
+    const host = os.hostname().replace(/[^A-Za-z0-9.-]/g, '') || 'localhost';
+    const id: Record<string, string> = {};
+    if (!name) id['user.name'] = `Baton (${host})`;
+    if (!email) id['user.email'] = `baton@${host}.invalid`;
+    this.identity = id;
+    return id;
+  }
+
+  /**
+   * Stages every file of the vault but what `.gitignore` keeps out (the sync
+   * writes Baton's lines there first), and takes the cache and the locks out
+   * of the index if an earlier commit by hand put them there. Returns the
+   * staged paths. (An `:(exclude)` pathspec would make `git add` fail on
+   * the ignored folders it names.)
+   */
+  async stageAll(): Promise<string[]> {
+    await this.ok(['add', '-A', '--', '.']);
+    await this.ok(['rm', '-r', '-q', '--cached', '--ignore-unmatch', '--', ...NEVER_COMMITTED]);
+    return this.staged();
+  }
+
+  async staged(): Promise<string[]> {
+    const out = await this.ok(['diff', '--cached', '--name-only', '-z', '--no-renames']);
+    return out.split('\0').filter(Boolean);
+  }
+
+  async commit(message: string): Promise<void> {
+    // --no-verify: the person's hooks are for their code, not for a vault of notes.
+    await this.ok(['commit', '--no-verify', '-q', '-m', message], { config: await this.identityConfig() });
+  }
+
+  async unmerged(): Promise<Unmerged[]> {
+    const out = await this.ok(['ls-files', '-u', '-z']);
+    const byPath = new Map<string, Unmerged>();
+    for (const rec of out.split('\0').filter(Boolean)) {
+      // `<mode> <sha> <stage>\t<path>` (git-ls-files(1), --stage output).
+      const tab = rec.indexOf('\t');
+      const [, sha, stage] = rec.slice(0, tab).split(' ');
+      const p = rec.slice(tab + 1);
+      const u = byPath.get(p) ?? { path: p, stages: {} };
+      u.stages[Number(stage) as 1 | 2 | 3] = sha;
+      byPath.set(p, u);
+    }
+    return [...byPath.values()];
+  }
+
+  /** A blob's bytes, exactly (notes may hold lines that are not UTF-8). */
+  blob(sha: string): Promise<Buffer> {
+    return new Promise((resolve, reject) => {
+      execFile('git', ['cat-file', 'blob', sha], { cwd: this.root, env: gitEnv(), encoding: 'buffer', maxBuffer: 1 << 30 }, (err, out) =>
+        err ? reject(err) : resolve(out),
+      );
+    });
+  }
+
+  /** Every path in the index (any stage) and on disk, to find a free name. */
+  async taken(p: string): Promise<boolean> {
+    if (fs.existsSync(path.join(this.root, p))) return true;
+    return (await this.ok(['ls-files', '-z', '--', p])).length > 0;
+  }
+}
+
+/** The vault's repository, or what is wrong with it. Starts git only in `root`. */
+export async function openVaultRepo(root: string): Promise<VaultRepo | RepoProblem> {
+  if (!fs.existsSync(root)) return { kind: 'notRepo' };
+  const r = await runGit(root, ['rev-parse', '--show-toplevel']);
+  if (r.code !== 0) return { kind: 'notRepo' };
+  const top = r.out.trim();
+  if (fs.realpathSync(top) !== fs.realpathSync(root)) return { kind: 'insideOther', top };
+  return new VaultRepo(root);
+}
+
+/** Git's first meaningful line, for a message (`fatal: ` and hints dropped). */
+export function gitSays(r: { err: string; out: string } | string): string {
+  const text = typeof r === 'string' ? r : r.err || r.out;
+  const line = text
+    .split('\n')
+    .map((l) => l.trim())
+    .find((l) => l && !l.startsWith('hint:') && !/^To |^From /.test(l));
+  return (line ?? 'no output').replace(/^(fatal|error): /, '').slice(0, 300);
+}
+
+/** A push the remote refused because it moved on (someone pushed in between): fetch, merge, push again. */
+export function isRejectedPush(r: GitResult): boolean {
+  return /\[rejected\]|\[remote rejected\].*(fetch first|non-fast-forward)|non-fast-forward|fetch first|stale info|cannot lock ref/i.test(r.err);
+}

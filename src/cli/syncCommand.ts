@@ -1,0 +1,42 @@
+// `baton sync [--json]`, `baton sync --init [--remote URL]`, `baton sync --clone URL`:
+// the vault shared through git. Exit 0 when synced, 1 with what to do when not.
+import { usage } from '../core/errors';
+import { SyncError, syncVault, type SyncResult } from '../app/sync';
+import { cloneSharedVault, initSharedVault } from '../app/syncSetup';
+import { parse, str } from './args';
+import type { Context } from './context';
+
+const HELP = '[--json] | --init [--remote URL] [--json] | --clone URL [--json]';
+
+function summary(r: SyncResult): string {
+  const parts = [`committed ${r.committed} file(s)`, `pulled ${r.pulled} commit(s)`, `pushed ${r.pushed} commit(s)`];
+  const lines = [`Synced: ${parts.join(', ')}.`];
+  for (const x of r.renamed) lines.push(`Renamed ${x.from} -> ${x.to} (the same name was taken on another machine).`);
+  for (const p of r.unreadable) lines.push(`Kept ${p}, which arrived by sync but cannot be read as Baton's; check it by hand.`);
+  return lines.join('\n') + '\n';
+}
+
+export async function sync(ctx: Context, args: string[]): Promise<number> {
+  const { values, positionals } = parse('sync', args, { json: { type: 'boolean' }, init: { type: 'boolean' }, remote: { type: 'string' }, clone: { type: 'string' } }, HELP);
+  if (positionals.length) throw usage(`Unexpected "${positionals[0]}". Usage: baton sync ${HELP}`);
+  const remote = str(values.remote);
+  const clone = str(values.clone);
+  if (clone !== undefined && (values.init || remote !== undefined)) throw usage(`--clone joins a shared vault; --init shares this one: give one of them. Usage: baton sync ${HELP}`);
+  if (remote !== undefined && !values.init) throw usage(`--remote goes with --init (baton sync --init --remote URL). Usage: baton sync ${HELP}`);
+  if ((clone !== undefined && !clone.trim()) || (remote !== undefined && !remote.trim())) throw usage(`Give the remote's URL. Usage: baton sync ${HELP}`);
+  try {
+    if (values.init || clone !== undefined) {
+      const r = clone !== undefined ? await cloneSharedVault(ctx.vault, clone) : await initSharedVault(ctx.vault, remote);
+      if (values.json) ctx.json({ vault: ctx.vault, steps: r.steps, ...(r.sync ?? {}) });
+      else ctx.io.out(r.steps.join('\n') + '\n' + (r.sync ? summary(r.sync) : ''));
+      return 0;
+    }
+    const r = await syncVault(ctx.vault);
+    if (values.json) ctx.json(r);
+    else ctx.io.out(summary(r));
+    return 0;
+  } catch (err) {
+    if (err instanceof SyncError && values.json) ctx.json({ ...err.result, error: err.message, reason: err.reason });
+    throw err;
+  }
+}
