@@ -1,0 +1,84 @@
+// The pieces of a sync that need no git: the notes' three-way merge, the
+// checkpoint rename, and the vault's gate that every writer honours.
+import { strict as assert } from 'assert';
+import * as fs from 'fs';
+import * as path from 'path';
+import { mergeNotes } from '../../src/adapters/markdown/notesMerge';
+import { linksTo, withFollows, withSession } from '../../src/adapters/markdown/checkpointRename';
+import { FsVault } from '../../src/adapters/vault/fsVault';
+import { cli, ensureBuilt } from './support/cli';
+import { tempDir } from './support/tempVault';
+
+const header = '# uncommitted — kestrel\n\nWorking notes from sessions that have not been checkpointed yet.\n\n';
+const note = (text: string, ts: number, agent = 'claude'): string => `- ${text} <!-- ts=${ts} agent=${agent} -->\n`;
+const buf = (s: string | null): Buffer | null => (s === null ? null : Buffer.from(s, 'utf8'));
+const merged = (b: string | null, o: string | null, t: string | null): string | null => mergeNotes(buf(b), buf(o), buf(t))?.toString('utf8') ?? null;
+
+describe('sync: the working notes merge', () => {
+  it('both sides appended: every note once, ours first', () => {
+    const base = header + note('n1', 1);
+    assert.equal(merged(base, base + note('a', 2), base + note('b', 3)), base + note('a', 2) + note('b', 3));
+  });
+
+  it('a note folded on one side stays folded, whichever side folded it', () => {
+    const base = header + note('n1', 1) + note('n2', 2);
+    const folded = header + note('n2', 2);
+    assert.equal(merged(base, folded, base + note('n3', 3)), folded + note('n3', 3));
+    assert.equal(merged(base, base + note('n3', 3), folded), header + note('n2', 2) + note('n3', 3));
+  });
+
+  it('a file deleted on one side (all its notes folded) with new notes on the other keeps only the new ones', () => {
+    const base = header + note('n1', 1);
+    assert.equal(merged(base, null, base + note('new', 5)), header + note('new', 5));
+    assert.equal(merged(base, base + note('new', 5), null), header + note('new', 5));
+    assert.equal(merged(base, null, base), null, 'nothing open: no notes file');
+  });
+
+  it('both sides created the file (no base): the union; the same note on both is one', () => {
+    assert.equal(merged(null, header + note('x', 1) + note('same', 2), header + note('same', 2) + note('y', 3)), header + note('x', 1) + note('same', 2) + note('y', 3));
+  });
+
+  it("a person's lines are kept byte for byte, theirs arrive; a torn last line gets its newline", () => {
+    const base = header + note('n1', 1);
+    const ours = base + '## my to-do\n- buy milk\n' + note('a', 2) + 'torn li';
+    const out = mergeNotes(buf(base), Buffer.concat([Buffer.from(ours), Buffer.from([0xff])]), buf(base + 'their own line\n'))!;
+    assert.ok(out.includes(Buffer.from([0x74, 0x6f, 0x72, 0x6e, 0x20, 0x6c, 0x69, 0xff, 0x0a])), 'non-UTF-8 byte kept');
+    assert.match(out.toString('latin1'), /## my to-do\n- buy milk\n.*their own line\n$/s);
+  });
+});
+
+describe('sync: renaming a checkpoint', () => {
+  const text = '---\ntype: checkpoint\nsession: 20260901-100000-claude\nrelations:\n  - { pred: follows, obj: "[[20260901-090000-claude]]", conf: 1.0, src: stated }\n---\n\n## Task\n\nsession: [[20260901-090000-claude]] in the body\n';
+  it('changes session: and follows in the frontmatter only', () => {
+    const renamed = withFollows(withSession(text, '20260901-100001-claude'), '20260901-090000-claude', '20260901-090001-claude');
+    assert.match(renamed, /^session: 20260901-100001-claude$/m);
+    assert.match(renamed, /obj: "\[\[20260901-090001-claude\]\]"/);
+    assert.ok(renamed.endsWith('session: [[20260901-090000-claude]] in the body\n'), 'the body is untouched');
+    assert.ok(linksTo(text, '20260901-090000-claude'));
+    assert.ok(!linksTo(text, '20260901-100000-claude'));
+  });
+});
+
+describe("sync: the vault's gate", function () {
+  this.timeout(60_000);
+  before(() => ensureBuilt());
+
+  it('a note waits while a sync holds the vault, then is written', async () => {
+    const root = tempDir();
+    const vault = new FsVault(root);
+    const file = path.join(root, 'sessions', 'kestrel', 'uncommitted.md');
+    let released = 0;
+    let writing: Promise<{ code: number }> | undefined;
+    await vault.withVaultExclusive(async () => {
+      writing = cli(['note', '--project', 'kestrel', '--agent', 'claude', 'waited'], { vault: root });
+      await new Promise((r) => setTimeout(r, 1500));
+      assert.ok(!fs.existsSync(file) || !fs.readFileSync(file, 'utf8').includes('waited'), 'no write while the sync holds the vault');
+      released = Date.now();
+    });
+    const r = await writing!;
+    assert.equal(r.code, 0);
+    assert.ok(Date.now() >= released);
+    assert.match(fs.readFileSync(file, 'utf8'), /waited/);
+    fs.rmSync(root, { recursive: true, force: true });
+  });
+});
