@@ -20,6 +20,7 @@ import { registerMcpProvider } from './vscode/mcpProvider';
 import { createLog } from './vscode/log';
 import { ProjectScope } from './vscode/projectScope';
 import { StatusBar } from './vscode/statusBar';
+import { SyncController } from './vscode/sync/syncController';
 import { TranscriptDocuments } from './vscode/transcriptDocuments';
 import { BatonViews } from './vscode/views/views';
 import { workspaceGitState } from './vscode/workspaceGit';
@@ -36,6 +37,7 @@ export function activate(context: vscode.ExtensionContext): BatonApi {
   const previews = new ConnectDocuments();
   const views = new BatonViews(host, files, log);
   const status = new StatusBar(host, log);
+  const sync = new SyncController(host, log);
   context.subscriptions.push(
     log,
     project,
@@ -45,8 +47,9 @@ export function activate(context: vscode.ExtensionContext): BatonApi {
     previews,
     views,
     status,
+    sync,
     new EditorController(host, files, log),
-    ...registerCommands({ host, files, docs, transcripts, previews, connected: () => views.agents.refresh(), extensionPath: context.extensionPath, log }),
+    ...registerCommands({ host, files, docs, transcripts, previews, connected: () => views.agents.refresh(), extensionPath: context.extensionPath, log, sync }),
   );
   // Agent surfaces (feature-detected inside: older VS Code builds get none).
   // They ask the host each time, since the core is rebuilt when the vault moves.
@@ -87,6 +90,9 @@ export function activate(context: vscode.ExtensionContext): BatonApi {
     onDidRefresh: h.onDidChange,
     get statusText() {
       return status.text;
+    },
+    get syncStatusText() {
+      return sync.text;
     },
   };
 }

@@ -27,4 +27,6 @@ export interface BatonApi {
   readonly onDidRefresh: vscode.Event<unknown>;
   /** The status bar's text as shown. */
   readonly statusText: string;
+  /** The sync item's text as shown ('' when hidden: the vault is not shared, or git may not run). */
+  readonly syncStatusText: string;
 }

@@ -13,11 +13,13 @@ export interface BatonConfig {
   statusBar: { enabled: boolean };
   /** Git for checkpoints and "changed since" hovers; never used in an untrusted workspace whatever this says. */
   git: { enabled: boolean };
+  /** Opt-in background syncs of a vault shared through git (`baton sync`); 0 minutes is off. */
+  sync: { afterCheckpoint: boolean; intervalMinutes: number };
 }
 
 export const SECTION = 'baton';
 
-export type ConfigKey = 'vault' | 'agentName' | 'codeLens' | 'hover' | 'statusBar' | 'git';
+export type ConfigKey = 'vault' | 'agentName' | 'codeLens' | 'hover' | 'statusBar' | 'git' | 'sync';
 
 export function readConfig(): BatonConfig {
   const c = vscode.workspace.getConfiguration(SECTION);
@@ -28,6 +30,10 @@ export function readConfig(): BatonConfig {
     hover: { enabled: c.get<boolean>('hover.enabled') ?? true },
     statusBar: { enabled: c.get<boolean>('statusBar.enabled') ?? true },
     git: { enabled: c.get<boolean>('git.enabled') ?? true },
+    sync: {
+      afterCheckpoint: c.get<boolean>('sync.afterCheckpoint') ?? false,
+      intervalMinutes: Math.max(0, Math.floor(Number(c.get<number>('sync.intervalMinutes') ?? 0)) || 0),
+    },
   };
 }
 

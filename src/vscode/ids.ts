@@ -34,6 +34,8 @@ export const Commands = {
   disconnectAgent: 'baton.disconnectAgent',
   installInPath: 'baton.installInPath',
   refreshLauncher: 'baton.refreshLauncher',
+  syncVault: 'baton.syncVault',
+  shareVault: 'baton.shareVault',
 } as const;
 
 /** `contextValue`s of tree items; menus match them with `viewItem == …`. */

@@ -13,6 +13,8 @@ import type { TranscriptDocuments } from '../transcriptDocuments';
 import { ClaudeCodeCommands } from './claudeCodeCommands';
 import { NavigationCommands } from './navigationCommands';
 import { SessionCommands } from './sessionCommands';
+import { SyncCommands } from './syncCommands';
+import type { SyncController } from '../sync/syncController';
 import { VaultCommands } from './vaultCommands';
 import { WriteCommands } from './writeCommands';
 
@@ -27,9 +29,10 @@ export interface CommandDeps {
   /** The extension's folder: the launcher runs its dist/cli.js. */
   extensionPath: string;
   log: Log;
+  sync: SyncController;
 }
 
-export function registerCommands({ host, files, docs, transcripts, previews, connected, extensionPath, log }: CommandDeps): vscode.Disposable[] {
+export function registerCommands({ host, files, docs, transcripts, previews, connected, extensionPath, log, sync }: CommandDeps): vscode.Disposable[] {
   const write = new WriteCommands(host, log);
   const sessions = new SessionCommands(host, docs, log);
   const nav = new NavigationCommands(host, files, log);
@@ -37,6 +40,7 @@ export function registerCommands({ host, files, docs, transcripts, previews, con
   const claude = new ClaudeCodeCommands(host, transcripts, log);
   const connect = new ConnectCommands(host, previews, log, connected);
   const onPath = new PathCommand(extensionPath, log, connected);
+  const syncing = new SyncCommands(host, sync, log);
   const handlers: Record<(typeof Commands)[keyof typeof Commands], (...args: unknown[]) => unknown> = {
     [Commands.commitCheckpoint]: write.commit,
     [Commands.handOff]: write.handOff,
@@ -58,6 +62,8 @@ export function registerCommands({ host, files, docs, transcripts, previews, con
     [Commands.disconnectAgent]: connect.disconnectAgent,
     [Commands.installInPath]: onPath.installInPath,
     [Commands.refreshLauncher]: onPath.refreshLauncher,
+    [Commands.syncVault]: syncing.syncVault,
+    [Commands.shareVault]: syncing.shareVault,
   };
   return Object.entries(handlers).map(([id, handler]) => vscode.commands.registerCommand(id, handler));
 }

@@ -1,0 +1,186 @@
+// The vault shared through git, in the editor: one sync at a time, started by
+// Baton: Sync Vault, after a checkpoint and every N minutes when the person
+// opted in; the status bar item saying where the vault stands. Git runs only
+// when `gitAllowed()` (a trusted workspace, `baton.git.enabled`) and only on
+// the vault's own repository (app/sync checks the folder is its top).
+//
+// Failures: the command shows each one with its fix; a background sync shows
+// a failure once and not again until it changes or a sync succeeds (an
+// offline laptop must not get a notification every five minutes), never a
+// modal dialog.
+import * as vscode from 'vscode';
+import { syncStatusText, type SyncView } from '../../core/syncText';
+import { SyncError, syncState, syncVault, type SyncResult } from '../../app/sync';
+import type { BatonHost } from '../batonHost';
+import { affects, gitAllowed, readConfig } from '../config';
+import { Commands } from '../ids';
+import { describe, type Log } from '../log';
+import { Disposable, timerDisposable } from '../lifecycle';
+
+/** A checkpoint's burst of files (and an agent's next one) settles before a sync starts. */
+const AFTER_CHECKPOINT_MS = 3000;
+/** Files a sync itself brings in must not start another sync. */
+const QUIET_AFTER_SYNC_MS = 4000;
+
+export class SyncController extends Disposable {
+  private readonly item = this.register(vscode.window.createStatusBarItem('baton.sync', vscode.StatusBarAlignment.Left, 49));
+  private view: SyncView = { ahead: 0, behind: 0, changed: 0, syncing: false, lastSynced: 0, failed: '' };
+  private running: Promise<SyncResult | undefined> | undefined;
+  private quietUntil = 0;
+  private shownFailure = '';
+  private interval: ReturnType<typeof setInterval> | undefined;
+  private soon: ReturnType<typeof setTimeout> | undefined;
+  private stateTimer: ReturnType<typeof setTimeout> | undefined;
+  private checkpointWatcher: vscode.Disposable | undefined;
+  private shared = false;
+
+  constructor(
+    private readonly host: BatonHost,
+    private readonly log: Log,
+  ) {
+    super();
+    this.item.name = 'Baton Sync';
+    this.item.command = Commands.syncVault;
+    this.register(timerDisposable(() => this.stopTimers()));
+    this.register({ dispose: () => this.checkpointWatcher?.dispose() });
+    this.register(host.onDidChange(() => this.stateSoon()));
+    this.register(host.onDidChangeVault(() => this.configure()));
+    this.register(vscode.workspace.onDidGrantWorkspaceTrust(() => this.configure()));
+    this.register(vscode.workspace.onDidChangeConfiguration((e) => (affects(e, 'sync') || affects(e, 'git')) && this.configure()));
+    this.configure();
+  }
+
+  /** Exposed for tests: the item's text as shown ('' when hidden). */
+  get text(): string {
+    return this.shared ? this.item.text : '';
+  }
+
+  /**
+   * Runs one sync (or joins the one running). `interactive`: the person asked,
+   * so progress is a notification and every failure is shown with its fix.
+   */
+  sync(interactive: boolean): Promise<SyncResult | undefined> {
+    if (!gitAllowed()) {
+      if (interactive) {
+        void vscode.window.showWarningMessage(
+          vscode.workspace.isTrusted
+            ? 'Baton syncs the vault with git, and git is turned off for Baton (baton.git.enabled). Turn it on to sync.'
+            : 'Baton runs git only in a trusted workspace: a repository\'s settings can start programs. Trust this workspace to sync the vault, or run baton sync in a terminal.',
+        );
+      }
+      return Promise.resolve(undefined);
+    }
+    this.running ??= this.run(interactive).finally(() => {
+      this.running = undefined;
+    });
+    return this.running;
+  }
+
+  private async run(interactive: boolean): Promise<SyncResult | undefined> {
+    const root = this.host.session.root;
+    this.view = { ...this.view, syncing: true };
+    this.render();
+    const location = interactive ? vscode.ProgressLocation.Notification : vscode.ProgressLocation.Window;
+    try {
+      const result = await vscode.window.withProgress({ location, title: 'Baton: syncing the vault…' }, () => syncVault(root));
+      this.view = { ...this.view, syncing: false, failed: '', lastSynced: Math.floor(Date.now() / 1000) };
+      this.shownFailure = '';
+      this.log.info(`Synced ${root}: committed ${result.committed} file(s), pulled ${result.pulled}, pushed ${result.pushed} commit(s)`);
+      for (const r of result.renamed) this.log.info(`Renamed ${r.from} -> ${r.to} (the name was taken on another machine)`);
+      if (result.unreadable.length) {
+        void vscode.window.showWarningMessage(`Baton: ${result.unreadable.length} file(s) arrived by sync that Baton cannot read; they are kept: ${result.unreadable.join(', ')}`);
+      }
+      if (interactive) void vscode.window.showInformationMessage(`Baton: vault synced (pulled ${result.pulled}, pushed ${result.pushed} commit(s)).`);
+      return result;
+    } catch (err) {
+      const message = describe(err);
+      this.view = { ...this.view, syncing: false, failed: message };
+      this.log.error(`Syncing ${root} failed`, err);
+      // A vault that is not shared is no failure of a background sync: it has nothing to do.
+      const unshared = err instanceof SyncError && (err.reason === 'notRepo' || err.reason === 'noUpstream');
+      if (interactive || (!unshared && message !== this.shownFailure)) {
+        this.shownFailure = message;
+        void vscode.window.showErrorMessage(`Baton: ${message}`, 'Show Log').then((pick) => pick && this.log.show());
+      }
+      return undefined;
+    } finally {
+      this.quietUntil = Date.now() + QUIET_AFTER_SYNC_MS;
+      await this.refreshState();
+    }
+  }
+
+  /** Reads the settings: the interval, the after-checkpoint watcher, whether the vault is shared at all. */
+  private configure(): void {
+    this.stopTimers();
+    this.checkpointWatcher?.dispose();
+    this.checkpointWatcher = undefined;
+    const { sync } = readConfig();
+    if (sync.intervalMinutes > 0) this.interval = setInterval(() => void this.sync(false), sync.intervalMinutes * 60_000);
+    if (sync.afterCheckpoint) {
+      try {
+        // Checkpoint files only (eight digits and a dash): notes change all the time and are carried by the next sync.
+        const w = vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(vscode.Uri.file(this.host.session.root), 'sessions/**/[0-9][0-9][0-9][0-9][0-9][0-9][0-9][0-9]-*.md'), false, true, true);
+        w.onDidCreate(() => this.afterCheckpoint());
+        this.checkpointWatcher = w;
+      } catch (err) {
+        this.log.error('Could not watch the vault for checkpoints; sync after each checkpoint is off', err);
+      }
+    }
+    void this.refreshState();
+  }
+
+  private afterCheckpoint(): void {
+    if (Date.now() < this.quietUntil || this.running) return;
+    if (this.soon) clearTimeout(this.soon);
+    this.soon = setTimeout(() => {
+      this.soon = undefined;
+      void this.sync(false);
+    }, AFTER_CHECKPOINT_MS);
+  }
+
+  private stateSoon(): void {
+    if (this.stateTimer) return;
+    this.stateTimer = setTimeout(() => {
+      this.stateTimer = undefined;
+      void this.refreshState();
+    }, 1000);
+  }
+
+  /** Ahead, behind and changed from the repository as it is (no network); hides the item when the vault is not shared. */
+  private async refreshState(): Promise<void> {
+    if (this.isDisposed) return;
+    if (!gitAllowed()) {
+      this.shared = false;
+      this.item.hide();
+      return;
+    }
+    try {
+      const s = await syncState(this.host.session.root);
+      this.shared = true;
+      this.view = { ...this.view, ...s };
+    } catch (err) {
+      this.shared = false;
+      if (!(err instanceof SyncError)) this.log.error('Reading the vault\'s sync state failed', err);
+    }
+    this.render();
+  }
+
+  private render(): void {
+    if (this.isDisposed) return;
+    if (!this.shared && !this.view.syncing) {
+      this.item.hide();
+      return;
+    }
+    const { text, tooltip } = syncStatusText(this.view, Math.floor(Date.now() / 1000));
+    this.item.text = text;
+    this.item.tooltip = tooltip;
+    this.item.show();
+  }
+
+  private stopTimers(): void {
+    if (this.interval) clearInterval(this.interval);
+    if (this.soon) clearTimeout(this.soon);
+    if (this.stateTimer) clearTimeout(this.stateTimer);
+    this.interval = this.soon = this.stateTimer = undefined;
+  }
+}
