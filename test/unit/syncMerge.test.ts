@@ -6,6 +6,7 @@ import * as path from 'path';
 import { mergeNotes } from '../../src/adapters/markdown/notesMerge';
 import { linksTo, withFollows, withSession } from '../../src/adapters/markdown/checkpointRename';
 import { FsVault } from '../../src/adapters/vault/fsVault';
+import { syncStatusText } from '../../src/core/syncText';
 import { cli, ensureBuilt } from './support/cli';
 import { tempDir } from './support/tempVault';
 
@@ -80,5 +81,17 @@ describe("sync: the vault's gate", function () {
     assert.ok(Date.now() >= released);
     assert.match(fs.readFileSync(file, 'utf8'), /waited/);
     fs.rmSync(root, { recursive: true, force: true });
+  });
+});
+
+describe('sync: the status bar words', () => {
+  const base = { ahead: 0, behind: 0, changed: 0, syncing: false, lastSynced: 0, failed: '' };
+  it('says synced, what waits, syncing, failed', () => {
+    assert.equal(syncStatusText(base, 100).text, '$(check) synced');
+    assert.equal(syncStatusText({ ...base, ahead: 2, behind: 1, changed: 3 }, 100).text, '$(sync) ↑2 ↓1 ±3');
+    assert.equal(syncStatusText({ ...base, syncing: true }, 100).text, '$(sync~spin) syncing');
+    const failed = syncStatusText({ ...base, failed: 'Could not fetch', lastSynced: 40 }, 100);
+    assert.equal(failed.text, '$(error) sync failed');
+    assert.match(failed.tooltip, /the last sync failed: Could not fetch\n.*\nlast synced 1m ago/);
   });
 });
