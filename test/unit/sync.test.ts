@@ -190,6 +190,23 @@ describe('baton sync (real git: a bare remote and clones)', function () {
     assert.deepEqual(notesIn(a).open.sort(), ['during the conflict', 'note on a', 'note on b']);
   });
 
+  it("a person's own git pull stopped by the notes (-merge), an agent appending meanwhile: the next baton sync merges everything", async () => {
+    const [a, b] = w.clones;
+    await ok(w, a, 'note', '--project', 'kestrel', '--agent', 'claude', 'from a');
+    await sync(w, a);
+    await ok(w, b, 'note', '--project', 'kestrel', '--agent', 'codex', 'from b');
+    gitIn(b, w.env, 'add', '-A');
+    gitIn(b, w.env, '-c', 'user.name=b', '-c', 'user.email=b@example.com', 'commit', '-qm', 'by hand');
+    // git pull by hand: the notes file is -merge, so git stops instead of merging it as text.
+    assert.throws(() => gitIn(b, w.env, '-c', 'user.name=b', '-c', 'user.email=b@example.com', 'pull', '-q', '--no-rebase'));
+    assert.match(gitIn(b, w.env, 'ls-files', '-u'), /sessions\/kestrel\/uncommitted\.md/);
+    await ok(w, b, 'note', '--project', 'kestrel', '--agent', 'codex', 'appended during the stopped merge');
+    await sync(w, b);
+    await sync(w, a);
+    assertConverged(w);
+    assert.deepEqual(notesIn(a).open.sort(), ['appended during the stopped merge', 'from a', 'from b']);
+  });
+
   it('.baton/ and .baton-live/ are never committed, even when a person had added them', async () => {
     const [a] = w.clones;
     await ok(w, a, 'note', '--project', 'kestrel', '--agent', 'claude', 'index me');

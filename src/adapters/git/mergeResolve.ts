@@ -79,7 +79,8 @@ export async function resolveMerge(repo: VaultRepo, unmerged: Unmerged[], ourNew
     const kind = kindOf(u.path);
     const { 1: base, 2: ours, 3: theirs } = u.stages;
     if (kind === 'notes') {
-      const merged = mergeNotes(await blob(base), await blob(ours), await blob(theirs));
+      const local = await fs.promises.readFile(path.join(repo.root, ...u.path.split('/'))).catch(() => null);
+      const merged = mergeNotes(await blob(base), await blob(ours), await blob(theirs), local);
       if (merged) await write(repo, u.path, merged);
       else await remove(repo, u.path);
     } else if (kind === 'other') {

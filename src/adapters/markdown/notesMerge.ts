@@ -12,6 +12,8 @@
 // Lines that are not notes (the header, what a person wrote) are kept byte for
 // byte from our side; such lines the other side added arrive after them.
 // A deleted file is a side with no lines: every note it had was folded.
+// `local`, the file as it is in the working tree, adds the notes written
+// since the merge stopped, which neither side's version in the index holds.
 import { parseNotes } from './notesFile';
 
 const HEADER = /^(# uncommitted\b.*|Working notes from sessions that have not been checkpointed yet\.)?\r?$/;
@@ -48,7 +50,7 @@ const others = (lines: Line[]): Set<string> => new Set(lines.flatMap((l) => (l.k
  * header (the vault then has no notes file for the scope, as after a fold).
  * null for a side means the file is absent there.
  */
-export function mergeNotes(base: Buffer | null, ours: Buffer | null, theirs: Buffer | null): Buffer | null {
+export function mergeNotes(base: Buffer | null, ours: Buffer | null, theirs: Buffer | null, local: Buffer | null = null): Buffer | null {
   const b = linesOf(base);
   // Our side leads; when we have no file, theirs does (its header, its order).
   const [lead, other] = ours ? [linesOf(ours), linesOf(theirs)] : [linesOf(theirs), linesOf(ours)];
@@ -79,5 +81,14 @@ export function mergeNotes(base: Buffer | null, ours: Buffer | null, theirs: Buf
       if (!HEADER.test(text) && !baseOthers.has(text) && !leadOthers.has(text)) take(l);
     }
   }
+  // Notes in the working tree that no side of the merge holds: appended by an
+  // agent after the merge stopped (a person's own `git pull`, a sync killed
+  // half way: no gate was held then). New by construction, so they arrive.
+  const known = new Set([...baseKeys, ...leadKeys, ...otherKeys]);
+  const appended = linesOf(local).filter((l) => l.key !== null && !known.has(l.key));
+  if (appended.length && out.length === 0) {
+    for (const l of linesOf(local)) if (l.key === null && HEADER.test(l.raw.toString('latin1'))) out.push(l.raw, Buffer.from('\n'));
+  }
+  appended.forEach(take);
   return content ? Buffer.concat(out) : null;
 }
