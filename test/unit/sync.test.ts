@@ -69,6 +69,29 @@ describe('baton sync (real git: a bare remote and clones)', function () {
     assert.ok(JSON.stringify(sessions).includes('b follows'));
   });
 
+  it('two clashing checkpoints, the second following the first: both move, and the second follows the first where it went', async () => {
+    const [a, b] = w.clones;
+    for (const c of [a, b]) {
+      await ok(w, c, 'checkpoint', '--project', 'osprey', '--agent', 'claude', '--at', '2026-09-01T10:00:00Z', '--task', `first on ${path.basename(c)}`);
+      await ok(w, c, 'checkpoint', '--project', 'osprey', '--agent', 'claude', '--at', '2026-09-01T10:00:01Z', '--task', `second on ${path.basename(c)}`);
+    }
+    await sync(w, a);
+    const r = await sync(w, b);
+    assert.deepEqual(
+      r.renamed.map((x) => `${path.posix.basename(x.from)} -> ${path.posix.basename(x.to)}`),
+      ['20260901-100000-claude.md -> 20260901-100002-claude.md', '20260901-100001-claude.md -> 20260901-100003-claude.md'],
+    );
+    await sync(w, a);
+    assertConverged(w);
+    sessionsMatchNames(a);
+    const dir = path.join(a, 'sessions', 'osprey');
+    const second = fs.readFileSync(path.join(dir, '20260901-100003-claude.md'), 'utf8');
+    assert.match(second, /second on clone1/);
+    assert.match(second, /follows, obj: "\[\[20260901-100002-claude\]\]"/);
+    assert.match(fs.readFileSync(path.join(dir, '20260901-100002-claude.md'), 'utf8'), /first on clone1/);
+    assert.match(fs.readFileSync(path.join(dir, '20260901-100001-claude.md'), 'utf8'), /follows, obj: "\[\[20260901-100000-claude\]\]"/);
+  });
+
   it('working notes: both sides arrive, each once; a note folded on one clone is not put back by the other', async () => {
     const [a, b] = w.clones;
     await ok(w, a, 'note', '--project', 'kestrel', '--agent', 'claude', 'first from a');

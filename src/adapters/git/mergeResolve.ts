@@ -75,7 +75,16 @@ async function remove(repo: VaultRepo, p: string): Promise<void> {
 export async function resolveMerge(repo: VaultRepo, unmerged: Unmerged[], ourNew: string[]): Promise<Resolution> {
   const out: Resolution = { renamed: [], conflicts: [] };
   const blob = (sha?: string): Promise<Buffer | null> => (sha ? repo.blob(sha) : Promise.resolve(null));
+  // Ids and paths of ours that moved so far: a later checkpoint of ours may follow an earlier one that moved too.
+  const movedIds = new Map<string, string>();
+  const movedPaths = new Map<string, string>();
+  const repointed = (text: string): string => [...movedIds].reduce((t, [from, to]) => withFollows(t, from, to), text);
+  // Oldest first, so a checkpoint is moved before the ones that follow it.
+  unmerged = [...unmerged].sort((x, y) => (x.path < y.path ? -1 : x.path > y.path ? 1 : 0));
+  // Not yet resolved: their working-tree file may hold git's conflict markers, and they get `repointed` when their turn comes.
+  const pending = new Set(unmerged.map((u) => u.path));
   for (const u of unmerged) {
+    pending.delete(u.path);
     const kind = kindOf(u.path);
     const { 1: base, 2: ours, 3: theirs } = u.stages;
     if (kind === 'notes') {
@@ -94,26 +103,39 @@ export async function resolveMerge(repo: VaultRepo, unmerged: Unmerged[], ourNew
     } else {
       const dir = path.posix.dirname(u.path);
       const name = path.posix.basename(u.path);
+      const fromId = name.slice(0, -3);
+      const mine = repointed((await blob(ours))!.toString('utf8'));
+      const contentFor = (candidate: string): string => (kind === 'checkpoint' ? withSession(mine, candidate.slice(0, -3)) : mine);
       let to = '';
       for (const candidate of nextNames(name)) {
-        if (!(await repo.taken(`${dir}/${candidate}`))) {
-          to = `${dir}/${candidate}`;
+        const p = `${dir}/${candidate}`;
+        if (!(await repo.taken(p))) {
+          to = p;
+          break;
+        }
+        // A sync killed after writing it: the same file again, not a second copy.
+        const there = await fs.promises.readFile(path.join(repo.root, ...p.split('/')), 'utf8').catch(() => null);
+        if (there === contentFor(candidate)) {
+          to = p;
           break;
         }
       }
-      const fromId = name.slice(0, -3);
       const toId = path.posix.basename(to).slice(0, -3);
-      const mine = (await blob(ours))!.toString('utf8');
-      await write(repo, u.path, (await blob(theirs))!);
-      await write(repo, to, kind === 'checkpoint' ? withSession(mine, toId) : mine);
-      out.renamed.push({ from: u.path, to });
+      // Ours to its new name first, theirs onto the old name last: until that
+      // last step the path stays unmerged, so a sync killed in between finds
+      // it again and finishes it, and our checkpoint is on disk throughout.
+      await write(repo, to, contentFor(path.posix.basename(to)));
       if (kind === 'checkpoint') {
-        for (const p of ourNew.filter((x) => x !== u.path && path.posix.dirname(x) === dir && kindOf(x) === 'checkpoint')) {
+        movedIds.set(fromId, toId);
+        movedPaths.set(u.path, to);
+        for (const p of ourNew.map((x) => movedPaths.get(x) ?? x).filter((x) => x !== to && !pending.has(x) && path.posix.dirname(x) === dir && kindOf(x) === 'checkpoint')) {
           const full = path.join(repo.root, ...p.split('/'));
           const text = await fs.promises.readFile(full, 'utf8').catch(() => null);
           if (text !== null && linksTo(text, fromId)) await write(repo, p, withFollows(text, fromId, toId));
         }
       }
+      await write(repo, u.path, (await blob(theirs))!);
+      out.renamed.push({ from: u.path, to });
     }
   }
   return out;
