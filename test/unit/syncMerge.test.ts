@@ -1,7 +1,10 @@
 // The pieces of a sync that need no git: the notes' three-way merge, the
 // checkpoint rename, and the vault's gate that every writer honours.
 import { strict as assert } from 'assert';
+import { spawnSync } from 'child_process';
+import { createHash } from 'crypto';
 import * as fs from 'fs';
+import * as os from 'os';
 import * as path from 'path';
 import { mergeNotes } from '../../src/adapters/markdown/notesMerge';
 import { linksTo, withFollows, withSession } from '../../src/adapters/markdown/checkpointRename';
@@ -80,6 +83,43 @@ describe("sync: the vault's gate", function () {
     assert.equal(r.code, 0);
     assert.ok(Date.now() >= released);
     assert.match(fs.readFileSync(file, 'utf8'), /waited/);
+    fs.rmSync(root, { recursive: true, force: true });
+  });
+});
+
+describe("sync: a dead syncer's gate", function () {
+  this.timeout(60_000);
+  before(() => ensureBuilt());
+
+  it('stands while the git it started still holds index.lock (SIGKILL does not reach git), and is broken once git is done', async () => {
+    const root = tempDir();
+    // A real dead holder: a process that ran and exited, named in the gate as a sync names itself.
+    const dead = spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))'], { encoding: 'utf8' });
+    const holder = {
+      host: os.hostname(),
+      ns: fs.readlinkSync('/proc/self/ns/pid'),
+      boot: fs.readFileSync('/proc/sys/kernel/random/boot_id', 'utf8').trim(),
+      pid: Number(dead.stdout),
+      start: '1',
+      token: 'dead',
+      key: 'vault:sync',
+    };
+    const locks = path.join(root, '.baton-live', 'locks');
+    fs.mkdirSync(locks, { recursive: true });
+    fs.writeFileSync(path.join(locks, `${createHash('sha256').update('vault:sync').digest('hex').slice(0, 24)}.lock`), JSON.stringify(holder));
+    fs.mkdirSync(path.join(root, '.git'));
+    fs.writeFileSync(path.join(root, '.git', 'index.lock'), '');
+    let done = false;
+    const writing = cli(['note', '--project', 'kestrel', '--agent', 'claude', 'after git'], { vault: root }).then((r) => {
+      done = true;
+      return r;
+    });
+    await new Promise((r) => setTimeout(r, 1500));
+    assert.ok(!done, 'the note waits while git still works in the vault');
+    fs.rmSync(path.join(root, '.git', 'index.lock'));
+    const r = await writing;
+    assert.equal(r.code, 0, r.stderr);
+    assert.match(fs.readFileSync(path.join(root, 'sessions', 'kestrel', 'uncommitted.md'), 'utf8'), /after git/);
     fs.rmSync(root, { recursive: true, force: true });
   });
 });

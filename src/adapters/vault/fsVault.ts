@@ -56,7 +56,7 @@ export class FsVault implements VaultPort {
     this.dataDir = path.join(root, '.baton');
     this.liveDir = path.join(root, LIVE_DIR);
     this.pendingDirs = [path.join(this.liveDir, 'pending'), path.join(this.dataDir, 'pending')];
-    this.locks = new VaultLocks(path.join(this.liveDir, 'locks'));
+    this.locks = new VaultLocks(path.join(this.liveDir, 'locks'), [path.join(root, '.git', 'index.lock')]);
   }
 
   scopeDir(scope: string): string {

@@ -235,7 +235,16 @@ async function sweep(dir: string): Promise<void> {
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 
 export class VaultLocks {
-  constructor(private readonly dir: string) {}
+  /**
+   * `stillBusy`: files whose presence keeps a dead syncer's gate standing. A
+   * sync killed while its git runs leaves that git running (SIGKILL does not
+   * reach children), still rewriting the working tree; git holds its
+   * `index.lock` until it is done, so the gate is broken only after that.
+   */
+  constructor(
+    private readonly dir: string,
+    private readonly stillBusy: string[] = [],
+  ) {}
 
   private lockPath(key: string): string {
     const digest = createHash('sha256').update(key).digest('hex').slice(0, 24);
@@ -342,7 +351,8 @@ export class VaultLocks {
     const seen = await look(file);
     if (seen === null) return null;
     if (seen === 'unreadable') return { holder: null, raw: '', mtimeMs: Date.now() };
-    return isDead(seen) ? null : seen;
+    if (!isDead(seen)) return seen;
+    return this.stillBusy.some((f) => fs.existsSync(f)) ? seen : null;
   }
 
   /**
