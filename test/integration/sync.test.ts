@@ -78,4 +78,29 @@ describe('sync vault', function () {
     const result = await vscode.commands.executeCommand<SyncResult | undefined>('baton.syncVault');
     assert.strictEqual(result?.pushed, 1, 'the next sync pushed what was committed offline');
   });
+
+  it('with git turned off for Baton (as in an untrusted workspace) Sync Vault runs no git and commits nothing', async () => {
+    const head = git(vault, 'rev-parse', 'HEAD');
+    await cli(['note', '--project', 'kestrel', '--agent', 'claude', 'not synced while git is off']);
+    await config().update('git.enabled', false, vscode.ConfigurationTarget.Global);
+    try {
+      assert.strictEqual(await vscode.commands.executeCommand('baton.syncVault'), undefined);
+      assert.strictEqual(git(vault, 'rev-parse', 'HEAD'), head, 'no commit');
+      const hidden = await poll(async () => api.syncStatusText, (t) => t === '', 8000);
+      assert.strictEqual(hidden.value, '', 'no sync state read either');
+    } finally {
+      await config().update('git.enabled', undefined, vscode.ConfigurationTarget.Global);
+    }
+  });
+
+  it('Share or Join a Vault Through Git… joins a shared vault: clones it into an empty folder and uses it', async () => {
+    const joined = path.join(tmp, 'joined');
+    const folder = await vscode.commands.executeCommand<string | undefined>('baton.shareVault', { clone: remote, folder: joined });
+    assert.strictEqual(folder, joined);
+    assert.strictEqual(config().get<string>('vault'), joined);
+    assert.match(fs.readFileSync(path.join(joined, 'sessions', 'kestrel', 'uncommitted.md'), 'utf8'), /synced from the editor/);
+    await poll(async () => api.vaultRoot, (r) => r === joined, 8000);
+    await config().update('vault', vault, vscode.ConfigurationTarget.Global);
+    await poll(async () => api.vaultRoot, (r) => r === vault, 8000);
+  });
 });
