@@ -92,6 +92,20 @@ describe('baton sync (real git: a bare remote and clones)', function () {
     assert.match(fs.readFileSync(path.join(dir, '20260901-100001-claude.md'), 'utf8'), /follows, obj: "\[\[20260901-100000-claude\]\]"/);
   });
 
+  it('plans of the same agent and second on two clones: both kept, the later one moved', async () => {
+    const [a, b] = w.clones;
+    for (const c of [a, b]) {
+      const r = await runCli(['plan', '--project', 'kestrel', '--agent', 'claude', '--at', '2026-09-01T09:00:00Z'], { vault: c, env: w.env, cwd: w.root, input: `plan made on ${path.basename(c)}\n` });
+      assert.equal(r.code, 0, r.stderr);
+    }
+    await sync(w, a);
+    assert.deepEqual((await sync(w, b)).renamed, [{ from: 'sessions/kestrel/plans/plan-20260901-090000-claude.md', to: 'sessions/kestrel/plans/plan-20260901-090001-claude.md' }]);
+    await sync(w, a);
+    assertConverged(w);
+    const plans = JSON.parse(await ok(w, a, 'plans', 'kestrel', '--json')) as { text: string }[];
+    assert.deepEqual(plans.map((p) => p.text.trim()).sort(), ['plan made on clone0', 'plan made on clone1']);
+  });
+
   it('working notes: both sides arrive, each once; a note folded on one clone is not put back by the other', async () => {
     const [a, b] = w.clones;
     await ok(w, a, 'note', '--project', 'kestrel', '--agent', 'claude', 'first from a');
