@@ -13,6 +13,7 @@
 // next sync pushes. A person's own conflicting file stops at 3, with Baton's
 // files resolved and staged and the merge left for the person.
 import * as os from 'os';
+import * as path from 'path';
 import { BatonError } from '../core/errors';
 import { isEmptyCheckpoint } from '../core/checkpointBody';
 import { FsVault } from '../adapters/vault/fsVault';
@@ -21,7 +22,6 @@ import { kindOf, resolveMerge, type Resolution } from '../adapters/git/mergeReso
 import { ensureVaultGitFiles } from '../adapters/git/vaultGitFiles';
 import { parseCheckpoint, parsePlan } from '../adapters/markdown/checkpointFile';
 import { readCapped } from '../adapters/vault/atomicFile';
-import * as path from 'path';
 
 export interface SyncResult {
   /** Files committed locally by this sync. */

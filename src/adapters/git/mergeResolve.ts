@@ -16,13 +16,13 @@
 // Anything else (a person's own file, a checkpoint both sides edited by hand)
 // is left for the person, with the merge in progress and Baton's files
 // already resolved and staged.
+import * as fs from 'fs';
 import * as path from 'path';
 import { stamp } from '../../core/time';
-import { withFollows, withSession, linksTo } from '../markdown/checkpointRename';
+import { linksTo, withFollows, withSession } from '../markdown/checkpointRename';
 import { isCheckpointFileName } from '../markdown/checkpointFile';
 import { mergeNotes } from '../markdown/notesMerge';
-import { writeAtomic, ensureDir } from '../vault/atomicFile';
-import * as fs from 'fs';
+import { ensureDir, writeAtomic } from '../vault/atomicFile';
 import type { Unmerged, VaultRepo } from './vaultRepo';
 
 export interface Resolution {

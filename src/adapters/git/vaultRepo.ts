@@ -3,10 +3,10 @@
 // is the top of its own repository (a vault inside some other repository,
 // a home folder under git, is never committed into).
 //
-// Nothing here writes the person's git config: identity for Baton's commits
-// and the attributes file are given per command (`git -c`, git-config(1):
-// "Pass a configuration parameter to the command ... as if it were in the
-// config file"), and only for the commands that need them.
+// Nothing here writes the person's git config: the identity for Baton's
+// commits, when they have none, is given per command (`git -c`, git-config(1):
+// "Pass a configuration parameter to the command"), only to the commands that
+// commit.
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
@@ -16,7 +16,7 @@ import { gitOk, runGit, type GitResult } from './gitRun';
 
 export const NETWORK_MS = 120_000;
 
-/** What must never be committed: the cache and the locks (and a killed writer's temporary files). */
+/** What must never be committed: the cache and the locks (a killed writer's temporary files are kept out by .gitignore). */
 export const NEVER_COMMITTED = ['.baton', '.baton-live'];
 
 export type RepoProblem = { kind: 'notRepo' } | { kind: 'insideOther'; top: string } | { kind: 'detached' } | { kind: 'noUpstream'; branch: string };
