@@ -12,6 +12,7 @@
 // A failure at 2 or 4 (offline, no access) leaves the local commits, which the
 // next sync pushes. A person's own conflicting file stops at 3, with Baton's
 // files resolved and staged and the merge left for the person.
+import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 import { BatonError } from '../core/errors';
@@ -231,6 +232,8 @@ export interface SyncState {
 }
 
 export async function syncState(root: string): Promise<SyncState> {
+  // Asked after every change of the vault: a vault that is no repository of its own costs no process.
+  if (!fs.existsSync(path.join(root, '.git'))) throw new SyncError(`The vault ${root} is not a git repository of its own.`, empty(), 'notRepo');
   const { repo, upstream } = await vaultRepoOf(root);
   const remoteHas = await repo.hasRef(upstream.tracking);
   const headHas = await repo.hasRef('HEAD');

@@ -103,4 +103,28 @@ describe('sync vault', function () {
     await config().update('vault', vault, vscode.ConfigurationTarget.Global);
     await poll(async () => api.vaultRoot, (r) => r === vault, 8000);
   });
+
+  it('with baton.sync.afterCheckpoint on, a checkpoint an agent writes reaches the remote by itself', async () => {
+    await config().update('sync.afterCheckpoint', true, vscode.ConfigurationTarget.Global);
+    // The setting is read when its change event arrives; a person's next checkpoint comes later than that.
+    await new Promise((r) => setTimeout(r, 1000));
+    try {
+      await cli(['checkpoint', '--project', 'kestrel', '--agent', 'claude', '--task', 'pushed after the checkpoint']);
+      const onRemote = await poll(
+        async () => {
+          try {
+            return git(remote, 'grep', '-l', 'pushed after the checkpoint', 'main', '--', 'sessions');
+          } catch {
+            return '';
+          }
+        },
+        (out) => out !== '',
+        20000,
+        500,
+      );
+      assert.notStrictEqual(onRemote.value, '', 'the checkpoint was synced without a command');
+    } finally {
+      await config().update('sync.afterCheckpoint', undefined, vscode.ConfigurationTarget.Global);
+    }
+  });
 });

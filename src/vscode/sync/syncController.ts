@@ -19,14 +19,11 @@ import { Disposable, timerDisposable } from '../lifecycle';
 
 /** A checkpoint's burst of files (and an agent's next one) settles before a sync starts. */
 const AFTER_CHECKPOINT_MS = 3000;
-/** Files a sync itself brings in must not start another sync. */
-const QUIET_AFTER_SYNC_MS = 4000;
 
 export class SyncController extends Disposable {
   private readonly item = this.register(vscode.window.createStatusBarItem('baton.sync', vscode.StatusBarAlignment.Left, 49));
   private view: SyncView = { ahead: 0, behind: 0, changed: 0, syncing: false, lastSynced: 0, failed: '' };
   private running: Promise<SyncResult | undefined> | undefined;
-  private quietUntil = 0;
   private shownFailure = '';
   private interval: ReturnType<typeof setInterval> | undefined;
   private soon: ReturnType<typeof setTimeout> | undefined;
@@ -104,7 +101,6 @@ export class SyncController extends Disposable {
       }
       return undefined;
     } finally {
-      this.quietUntil = Date.now() + QUIET_AFTER_SYNC_MS;
       await this.refreshState();
     }
   }
@@ -129,13 +125,29 @@ export class SyncController extends Disposable {
     void this.refreshState();
   }
 
+  /**
+   * A checkpoint file appeared: sync once things settle, if there is anything
+   * to send. Files a sync itself brought in are committed already, so they
+   * start no second sync (decided by what git says, not by a quiet period
+   * that would also swallow an agent's checkpoint right after a sync).
+   */
   private afterCheckpoint(): void {
-    if (Date.now() < this.quietUntil || this.running) return;
     if (this.soon) clearTimeout(this.soon);
     this.soon = setTimeout(() => {
       this.soon = undefined;
-      void this.sync(false);
+      void this.syncIfPending();
     }, AFTER_CHECKPOINT_MS);
+  }
+
+  private async syncIfPending(): Promise<void> {
+    if (this.running) await this.running;
+    if (!gitAllowed()) return;
+    try {
+      const s = await syncState(this.host.session.root);
+      if (s.changed > 0 || s.ahead > 0) await this.sync(false);
+    } catch (err) {
+      if (!(err instanceof SyncError)) this.log.error('Reading the vault\'s sync state failed', err);
+    }
   }
 
   private stateSoon(): void {
