@@ -180,6 +180,26 @@ describe('baton sync (real git: a bare remote and clones)', function () {
     assert.equal(gitIn(a, w.env, 'log', '-1', '--format=%an <%ae>'), 'Ada <ada@example.com>');
   });
 
+  it('--init with a remote that already holds a vault merges this vault into it (both histories, each note once)', async () => {
+    const [a] = w.clones;
+    await ok(w, a, 'note', '--project', 'kestrel', '--agent', 'claude', 'on the shared vault');
+    await ok(w, a, 'checkpoint', '--project', 'kestrel', '--agent', 'claude', '--at', '2026-09-01T10:00:00Z', '--task', 'shared task');
+    await sync(w, a);
+    const mine = path.join(w.root, 'existing');
+    await ok(w, mine, 'note', '--project', 'kestrel', '--agent', 'codex', 'kept on this machine before sharing');
+    await ok(w, mine, 'checkpoint', '--project', 'kestrel', '--agent', 'claude', '--at', '2026-09-01T10:00:00Z', '--task', 'my own task');
+    const r = await cli(['sync', '--init', '--remote', w.remote, '--json'], mine, w.env);
+    assert.equal(r.code, 0, r.stderr);
+    await sync(w, a);
+    const both = { clones: [a, mine] } as SyncWorld;
+    assertConverged({ ...w, ...both });
+    assert.deepEqual(notesIn(a).open, ['kept on this machine before sharing']);
+    assert.deepEqual(notesIn(a).folded.filter((n) => n === 'on the shared vault'), ['on the shared vault'], 'folded by the shared checkpoint, once');
+    const tasks = fs.readdirSync(path.join(a, 'sessions', 'kestrel')).filter((n) => /^\d{8}-/.test(n)).map((n) => /## Task\n\n(.*)\n/.exec(fs.readFileSync(path.join(a, 'sessions', 'kestrel', n), 'utf8'))?.[1]);
+    assert.deepEqual(tasks.sort(), ['my own task', 'shared task']);
+    sessionsMatchNames(a);
+  });
+
   it('not a repository, inside another repository, no upstream: exit 1 with what to do', async () => {
     const plain = path.join(w.root, 'plain');
     fs.mkdirSync(plain);
