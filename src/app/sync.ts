@@ -187,6 +187,14 @@ async function mergeFetched(repo: VaultRepo, vault: FsVault, upstream: Upstream,
 export async function syncVault(root: string, opts: SyncOptions = {}): Promise<SyncResult> {
   const { repo, upstream } = await vaultRepoOf(root);
   const vault = new FsVault(root);
+  // One sync of a vault at a time (the editor's and a terminal's): two fetches
+  // at once fight over the remote-tracking ref and one would fail as if offline.
+  // Not the gate: writers go on while this one fetches and pushes.
+  return vault.withLock('vault:syncing', () => syncOnce(repo, vault, upstream, opts));
+}
+
+async function syncOnce(repo: VaultRepo, vault: FsVault, upstream: Upstream, opts: SyncOptions): Promise<SyncResult> {
+  const root = repo.root;
   const result = empty();
   await vault.withVaultExclusive(() => commitLocal(repo, result, upstream));
   const retries = opts.retries ?? 5;

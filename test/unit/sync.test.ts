@@ -200,6 +200,18 @@ describe('baton sync (real git: a bare remote and clones)', function () {
     sessionsMatchNames(a);
   });
 
+  it('two syncs of one clone at once (the editor and a terminal) both succeed, one after the other', async () => {
+    const [a, b] = w.clones;
+    await ok(w, b, 'note', '--project', 'kestrel', '--agent', 'codex', 'from b');
+    await sync(w, b);
+    await ok(w, a, 'note', '--project', 'kestrel', '--agent', 'claude', 'from a');
+    const [r1, r2] = await Promise.all([cli(['sync', '--json'], a, w.env), cli(['sync', '--json'], a, w.env)]);
+    assert.equal(r1.code, 0, r1.stderr);
+    assert.equal(r2.code, 0, r2.stderr);
+    await sync(w, b);
+    assertConverged(w);
+  });
+
   it('not a repository, inside another repository, no upstream: exit 1 with what to do', async () => {
     const plain = path.join(w.root, 'plain');
     fs.mkdirSync(plain);
