@@ -15,6 +15,8 @@ import { resolveScope } from './scope';
 
 /** What the hooks' door read from an agent's payload (hooks/payload.ts); every field "" when missing. */
 export interface HookPayload {
+  /** The program that sent the payload (hooks/hosts.ts `Host`): decides the transcript format. */
+  host: string;
   /** The agent's own session id (Claude Code, Codex: `session_id`; Cursor: `conversation_id`). */
   sessionId: string;
   transcriptPath: string;
@@ -28,6 +30,10 @@ export interface HookPayload {
   source: string;
   /** pre-compact: manual or auto. */
   trigger: string;
+  /** pre-compact: what the user asked the compaction to keep (Claude's, Copilot CLI's custom instructions), "" when none. */
+  instructions: string;
+  /** pre-compact: Cursor's context figures (context_usage_percent, message_count, messages_to_compact), null when absent. */
+  context: { percent: number | null; messages: number | null; toCompact: number | null };
   /** session-end: clear, logout, prompt_input_exit, other; stop: Cursor's status. */
   reason: string;
   toolName: string;

@@ -48,7 +48,9 @@ export function renderHandover(h: HandoverInput, now: number): string {
     const kind = cp.autoClosed
       ? ' (auto-closed: nobody reviewed it)'
       : cp.extra.capture === 'extractive'
-        ? ' (extractive capture before compaction, not a hand-over: the user\'s own words, nothing verified)'
+        ? cp.extra.capture_source === 'notes'
+          ? ' (extractive capture before compaction, not a hand-over: the session\'s working notes, nothing verified)'
+          : ' (extractive capture before compaction, not a hand-over: the user\'s own words, nothing verified)'
         : '';
     out.push(`Latest checkpoint ${ident(cp.session)} by ${who}, ${age(now - cp.ts)} ago${kind}.`);
     if (cp.git.branch || cp.git.commit) {

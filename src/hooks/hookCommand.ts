@@ -5,7 +5,7 @@
 // imports nothing heavy: the core, sql.js, the YAML parser and git are loaded
 // (app/agentHooks.ts) only once the payload is known to matter.
 import type { Io } from '../app/io';
-import { logHookError } from './hookLog';
+import { logHookError, logHookLine } from './hookLog';
 import type { Host } from './hosts';
 import { AGENT_OF, sessionStartAnswer } from './hosts';
 import { MalformedPayload, parsePayload } from './payload';
@@ -64,7 +64,11 @@ export async function hook(ctx: HookContext, args: string[]): Promise<number> {
       if (payload.host !== installedFor && (await light.ownHookInstalled(h, payload, payload.host))) return 0;
       const text = await (await import('../app/agentHooks')).sessionStart(h, payload);
       ctx.io.out(sessionStartAnswer(payload.host, text));
-    } else if (event === 'pre-compact') await (await import('../app/agentHooks')).preCompact(h, payload);
+    } else if (event === 'pre-compact') {
+      const capture = await (await import('../app/agentHooks')).preCompact(h, payload);
+      // Nothing written is no failure, but a person wondering why there is no capture finds the reason here.
+      if ('skipped' in capture) logHookLine(ctx.vault, label, capture.skipped);
+    }
     else if (isPlan) await (await import('../app/agentHooks')).planApproved(h, payload);
   } catch (err) {
     // A payload that is not a JSON object writes nothing at all, not even a

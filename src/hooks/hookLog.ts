@@ -12,6 +12,11 @@ const MAX_BYTES = 256 * 1024;
 
 /** Appends one line to `<vault>/.baton/hooks.log`; never throws (there is nowhere left to report to). */
 export function logHookError(vaultRoot: string, event: string, err: unknown): void {
+  logHookLine(vaultRoot, event, err instanceof Error ? err.message : String(err));
+}
+
+/** One line of the hook log: a failure's message, or why a hook wrote nothing. Never throws. */
+export function logHookLine(vaultRoot: string, event: string, message: string): void {
   try {
     const dir = path.join(vaultRoot, '.baton');
     fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
@@ -21,7 +26,6 @@ export function logHookError(vaultRoot: string, event: string, err: unknown): vo
     } catch {
       // no log yet
     }
-    const message = err instanceof Error ? err.message : String(err);
     // Masked like anything else written under the vault: a message may quote the payload.
     const text = maskSecrets(message.replace(/\s+/g, ' ')).text.slice(0, 2000);
     const line = `${new Date().toISOString()} ${event} ${text}\n`;

@@ -12,6 +12,7 @@ export class MalformedPayload extends Error {}
 type Json = Record<string, unknown>;
 const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
 const text = (v: unknown): string => (typeof v === 'string' ? v : '');
+const count = (v: unknown): number | null => (typeof v === 'number' && Number.isFinite(v) && v >= 0 ? v : null);
 
 /**
  * Parses a hook payload and names its host (the one the hook was installed
@@ -20,6 +21,10 @@ const text = (v: unknown): string => (typeof v === 'string' ? v : '');
  * contract writes nothing; the message never quotes the input, which may hold secrets.
  */
 export function parsePayload(raw: string, installedFor: Host = 'claude-code'): HookPayload & { host: Host } {
+  // Compaction fields: Claude Code's custom_instructions (hooks.md, "PreCompact
+  // input"), Copilot CLI's customInstructions / custom_instructions (cli-command-reference,
+  // "preCompact"), Cursor's context_usage_percent, message_count, messages_to_compact
+  // (not Cursor's page: entireio/cli's and other parsers' captured preCompact payloads).
   let value: unknown;
   try {
     value = JSON.parse(raw);
@@ -37,6 +42,8 @@ export function parsePayload(raw: string, installedFor: Host = 'claude-code'): H
     roots,
     source: text(value.source),
     trigger: text(value.trigger),
+    instructions: text(value.custom_instructions) || text(value.customInstructions),
+    context: { percent: count(value.context_usage_percent), messages: count(value.message_count), toCompact: count(value.messages_to_compact) },
     reason: text(value.reason) || text(value.status),
     toolName: toolNameOf(value),
     toolInput: isObject(value.tool_input) ? value.tool_input : {},

@@ -5,70 +5,31 @@
 // a real vault and a real git repository. Then the agent's checkpoint, `why`
 // and the hand-over are read back through the built CLI.
 import { strict as assert } from 'assert';
-import { spawnSync } from 'child_process';
 import * as fs from 'fs';
 import * as path from 'path';
-import { planAgent } from '../../src/adapters/agents/agentConfigs';
-import type { AgentId, PlanInput } from '../../src/adapters/agents/agentPlan';
-import { applyPlan } from '../../src/adapters/agents/configWriter';
-import { writeLauncher } from '../../src/adapters/launcher';
-import { CLI, cli, ensureBuilt } from './support/cli';
-import { gitRepo } from './support/gitRepo';
-import { tempDir } from './support/tempVault';
+import type { AgentId } from '../../src/adapters/agents/agentPlan';
+import { cli, ensureBuilt } from './support/cli';
+import type { HostShell } from './support/hostShell';
+import { hostShell } from './support/hostShell';
 
 type Obj = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
 describe('edit and session hooks of every host, run as the host runs them', function () {
   this.timeout(60_000);
+  let world: HostShell;
   let root: string;
-  let home: string;
   let repo: string;
   let vault: string;
-  let input: PlanInput;
   before(() => ensureBuilt());
   beforeEach(() => {
-    root = tempDir('baton-edithooks-');
-    home = path.join(root, 'home');
-    vault = path.join(root, 'vault');
-    fs.mkdirSync(home, { recursive: true });
-    repo = gitRepo(path.join(root, 'work'), 'kestrel');
+    world = hostShell('baton-edithooks-');
+    ({ root, repo, vault } = world);
     fs.mkdirSync(path.join(repo, 'src', 'sub'), { recursive: true });
-    const launcher = writeLauncher(home, { runtime: process.execPath, script: CLI, electron: false });
-    input = { scope: 'user', home, projectDir: repo, launcherPath: launcher.path, vault };
   });
-  afterEach(() => fs.rmSync(root, { recursive: true, force: true }));
+  afterEach(() => world.dispose());
 
-  const connect = (agent: AgentId): void => {
-    applyPlan(planAgent(agent, 'connect', input));
-  };
-  const readJson = (...p: string[]): Obj => JSON.parse(fs.readFileSync(path.join(home, ...p), 'utf8')) as Obj;
-
-  /** The command connect wrote for a host's event, read from that host's own file. */
-  const commandFor = (agent: AgentId, event: string): string => {
-    connect(agent);
-    switch (agent) {
-      case 'claude-code':
-        return readJson('.claude', 'settings.json').hooks[event][0].hooks[0].command;
-      case 'codex':
-        return readJson('.codex', 'hooks.json').hooks[event][0].hooks[0].command;
-      case 'gemini':
-        return readJson('.gemini', 'settings.json').hooks[event][0].hooks[0].command;
-      case 'cursor':
-        return readJson('.cursor', 'hooks.json').hooks[event][0].command;
-      case 'copilot':
-        return readJson('.copilot', 'hooks', 'baton.json').hooks[event][0].bash;
-    }
-  };
-
-  /** A host's shell: /bin/sh -c, PATH=/usr/bin:/bin, HOME, the payload on stdin, nothing of Baton's in the environment. */
-  const run = (command: string, payload: unknown, cwd = repo): { code: number | null; stdout: string; stderr: string } => {
-    const r = spawnSync('env', ['-i', 'PATH=/usr/bin:/bin', `HOME=${home}`, '/bin/sh', '-c', command], {
-      cwd,
-      input: typeof payload === 'string' ? payload : JSON.stringify(payload),
-      encoding: 'utf8',
-    });
-    return { code: r.status, stdout: r.stdout, stderr: r.stderr };
-  };
+  const commandFor = (agent: AgentId, event: string): string => world.commandFor(agent, event);
+  const run = (command: string, payload: unknown, cwd = repo) => world.run(command, payload, cwd);
 
   const notesFile = (): string => path.join(vault, 'sessions', 'kestrel', 'uncommitted.md');
   const notes = (): string => (fs.existsSync(notesFile()) ? fs.readFileSync(notesFile(), 'utf8') : '');

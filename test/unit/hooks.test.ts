@@ -4,7 +4,8 @@ import { strict as assert } from 'assert';
 import * as fs from 'fs';
 import * as path from 'path';
 import { sessionKey } from '../../src/core/sessionKey';
-import { readUserWords, userMessages } from '../../src/adapters/claudeTranscript';
+import { claudeMessages } from '../../src/adapters/transcripts/claude';
+import { readUserWords } from '../../src/adapters/transcripts/userWords';
 import { hookArgs } from '../../src/hooks/hookArgs';
 import { cli, ensureBuilt } from './support/cli';
 import { tempDir } from './support/tempVault';
@@ -225,7 +226,7 @@ describe('sessionKey', () => {
 
 describe('transcript reading', () => {
   it('takes only what the user typed', () => {
-    const msgs = userMessages(
+    const msgs = claudeMessages(
       [
         line.toolResult('tool output'),
         // Older transcripts carry no toolUseResult; a tool result beside text is still the tool talking.
@@ -242,7 +243,7 @@ describe('transcript reading', () => {
       const body = [line.user('the opening request'), ...Array.from({ length: 400 }, () => filler), line.user('one'), line.user('two'), line.user('three'), line.user('four')];
       fs.writeFileSync(file, body.join('\n') + '\n');
       assert.ok(fs.statSync(file).size > 3 * 1024 * 1024);
-      assert.deepEqual(readUserWords(file), { opening: 'the opening request', latest: ['two', 'three', 'four'] });
+      assert.deepEqual(readUserWords(file, claudeMessages), { opening: 'the opening request', latest: ['two', 'three', 'four'] });
     } finally {
       fs.rmSync(dir, { recursive: true, force: true });
     }
