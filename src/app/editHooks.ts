@@ -92,7 +92,7 @@ export async function turnEnded(h: HookEnv, p: HookPayload): Promise<string> {
 }
 
 /** Where each host keeps the hooks Baton writes for it (src/adapters/agents/*Config.ts), user scope then project. */
-function hookFiles(host: string, home: string, root: string): string[] {
+function hookFiles(agent: string, home: string, root: string): string[] {
   const dirFiles = (dir: string): string[] => {
     try {
       return fs.readdirSync(dir).filter((f) => f.endsWith('.json')).map((f) => path.join(dir, f));
@@ -100,7 +100,7 @@ function hookFiles(host: string, home: string, root: string): string[] {
       return [];
     }
   };
-  switch (host) {
+  switch (agent) {
     case 'cursor':
       return [path.join(home, '.cursor', 'hooks.json'), path.join(root, '.cursor', 'hooks.json')];
     case 'codex':
@@ -110,22 +110,22 @@ function hookFiles(host: string, home: string, root: string): string[] {
     case 'copilot':
       return [...dirFiles(path.join(home, '.copilot', 'hooks')), ...dirFiles(path.join(root, '.github', 'hooks'))];
     default:
-      // VS Code has no hook file of Baton's: a borrowed Claude hook is its only one.
       return [];
   }
 }
 
 /**
- * Whether Baton's own session-start hook for `host` is installed where that
- * host reads hooks (its user file, or the project's): then a hook installed
- * for another host that this host also runs stays silent. A file read, no parse.
+ * Whether Baton's session-start hook for `agent` (the one a host runs as its
+ * own, hooks/hosts.ts OWN_HOOK_OF) is installed where it is read (the user's
+ * file, or the project's): then a hook installed for another agent that this
+ * host also runs stays silent. A file read, no parse.
  */
-export async function ownHookInstalled(h: HookEnv, p: HookPayload, host: string): Promise<boolean> {
+export async function ownHookInstalled(h: HookEnv, p: HookPayload, agent: string): Promise<boolean> {
   const home = h.env.HOME || os.homedir();
   const roots = projectRoots(p.cwd, p.roots);
-  const needle = new RegExp(`\\bhook\\s+${AGENT_NAMES[host] ?? host}\\s+session-start\\b`);
+  const needle = new RegExp(`\\bhook\\s+${AGENT_NAMES[agent] ?? agent}\\s+session-start\\b`);
   for (const root of roots.length ? roots : [home]) {
-    for (const file of hookFiles(host, home, root)) {
+    for (const file of hookFiles(agent, home, root)) {
       try {
         if (needle.test(fs.readFileSync(file, 'utf8'))) return true;
       } catch {
@@ -136,7 +136,7 @@ export async function ownHookInstalled(h: HookEnv, p: HookPayload, host: string)
   return false;
 }
 
-/** The agent name in Baton's hook command for a host (VS Code's is none: Baton installs no VS Code hook). */
+/** The agent name in Baton's hook command for each agent whose hooks Baton installs. */
 const AGENT_NAMES: Record<string, string> = { cursor: 'cursor', codex: 'codex', gemini: 'gemini', copilot: 'copilot', 'claude-code': 'claude-code' };
 
 /** Session end: a working note that the session ended and why, so the next reader knows it did not just go quiet. */

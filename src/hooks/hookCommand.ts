@@ -7,7 +7,7 @@
 import type { Io } from '../app/io';
 import { logHookError, logHookLine } from './hookLog';
 import type { Host } from './hosts';
-import { AGENT_OF, sessionStartAnswer } from './hosts';
+import { AGENT_OF, OWN_HOOK_OF, sessionStartAnswer } from './hosts';
 import { MalformedPayload, parsePayload } from './payload';
 
 /** The agents whose hooks Baton installs (src/adapters/agents/*Config.ts); each is also the host it was installed for. */
@@ -61,7 +61,8 @@ export async function hook(ctx: HookContext, args: string[]): Promise<number> {
       // A host that runs another host's hooks (Cursor and VS Code run
       // `.claude/settings*.json`) while Baton's own hook for it is installed
       // too would print the hand-over twice: the borrowed hook stays silent.
-      if (payload.host !== installedFor && (await light.ownHookInstalled(h, payload, payload.host))) return 0;
+      const own = OWN_HOOK_OF[payload.host];
+      if (own !== installedFor && (await light.ownHookInstalled(h, payload, own))) return 0;
       const text = await (await import('../app/agentHooks')).sessionStart(h, payload);
       ctx.io.out(sessionStartAnswer(payload.host, text));
     } else if (event === 'pre-compact') {

@@ -18,12 +18,37 @@
 //   cwd, toolName, toolArgs (an object, or its JSON text), toolResult; the edit
 //   tools are `edit` and `create` with `path` (docs.github.com/en/copilot/reference/
 //   copilot-cli-reference/cli-command-reference, "Hook event input payloads").
-// - VS Code's agent hooks (Local harness): camelCase sessionId, hookEventName,
-//   tool_name such as editFiles with tool_input.files, or a filePath
-//   (code.visualstudio.com/docs/agents/reference/hooks-reference; issue 13).
+// - VS Code's agent hooks: every payload carries timestamp, cwd, camelCase
+//   sessionId and hookEventName, and snake_case transcript_path; tool events
+//   add snake_case tool_name, tool_input, tool_use_id, tool_response
+//   (microsoft/vscode-docs docs/agent-customization/hooks.md, "Common input
+//   fields", "PostToolUse input"; docs/agents/reference/hooks-reference.md).
+//   Its tools take camelCase inputs: `create_file`, `replace_string_in_file`,
+//   `insert_edit_into_file`, `edit_notebook_file` a `filePath`,
+//   `multi_replace_string_in_file` `replacements[].filePath`, `apply_patch` the
+//   patch in `input` (hooks.md FAQ "Tool input property names"; the names and
+//   parameters in microsoft/vscode-copilot-chat src/extension/tools/common/toolNames.ts,
+//   tools/node/replaceStringTool.tsx, multiReplaceStringTool.tsx); the docs'
+//   examples also show `editFiles` with `tool_input.files` and `createFile`.
 import { patchedFiles } from './applyPatch';
 
 export type Host = 'claude-code' | 'codex' | 'cursor' | 'gemini' | 'copilot' | 'vscode';
+
+/**
+ * The hook Baton installs that each host runs as its own: VS Code's agent has
+ * none of its own but runs Copilot CLI's hook files (`~/.copilot/hooks`,
+ * `.github/hooks/*.json`), event names converted to PascalCase and `bash` used
+ * on Linux and macOS (hooks.md, "How does VS Code handle Copilot CLI hook
+ * configurations?"), so `baton connect copilot` is VS Code's hook too.
+ */
+export const OWN_HOOK_OF: Record<Host, Host> = {
+  'claude-code': 'claude-code',
+  codex: 'codex',
+  cursor: 'cursor',
+  gemini: 'gemini',
+  copilot: 'copilot',
+  vscode: 'copilot',
+};
 
 /** The agent name each host writes as: the one its MCP client reports, so hook notes and MCP notes fold together. VS Code's agent is GitHub Copilot. */
 export const AGENT_OF: Record<Host, string> = {
@@ -60,7 +85,8 @@ const EDIT_TOOLS: Record<Host, RegExp> = {
   cursor: /^$/,
   gemini: /^(write_file|replace)$/,
   copilot: /^(edit|create|write|str_replace|apply_patch)$/,
-  vscode: /^(editFiles|createFile|replaceString|multiReplaceString|insertEdit|applyPatch|editNotebook|createNewJupyterNotebook|Edit|Write|MultiEdit|NotebookEdit)$/i,
+  vscode:
+    /^(create_file|replace_string_in_file|multi_replace_string_in_file|insert_edit_into_file|apply_patch|edit_notebook_file|editFiles|createFile|replaceString|multiReplaceString|insertEdit|applyPatch|editNotebook|Edit|Write|MultiEdit|NotebookEdit)$/i,
 };
 
 const strings = (v: unknown): string[] => (Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : typeof v === 'string' ? [v] : []);
@@ -94,7 +120,9 @@ export function editedFiles(v: Json, host: Host): string[] {
     const patch = [...strings(args.command), ...strings(args.input), ...strings(args.patch)].join('\n');
     return patchedFiles(patch);
   }
-  return [...top, ...strings(args.file_path), ...strings(args.notebook_path), ...strings(args.filePath), ...strings(args.path), ...strings(args.files)];
+  // VS Code's multi_replace_string_in_file names a file per replacement.
+  const replaced = Array.isArray(args.replacements) ? args.replacements.flatMap((r) => (isObject(r) ? strings(r.filePath) : [])) : [];
+  return [...top, ...strings(args.file_path), ...strings(args.notebook_path), ...strings(args.filePath), ...strings(args.path), ...strings(args.files), ...replaced];
 }
 
 /**

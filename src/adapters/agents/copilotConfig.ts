@@ -22,11 +22,12 @@
 //   {"type": "local", "command", "args", "env", "tools": ["*"]}}}
 //   (docs.github.com/en/copilot/how-tos/copilot-cli/customize-copilot/add-mcp-servers;
 //   the location per github/docs#40683).
-// - Not verified here: VS Code's agent hooks read their own format
-//   (code.visualstudio.com/docs/agents/reference/hooks-reference: `command`,
-//   `timeout` in seconds, PascalCase events); the issue says VS Code also runs
-//   the hooks in `.claude/settings*.json`, so `baton connect claude-code`
-//   reaches VS Code's agent too.
+// - VS Code's agent runs these files too (`.github/hooks/*.json`, `~/.copilot/hooks`),
+//   converting the event names to PascalCase and running `bash` on Linux and
+//   macOS, `powershell` on Windows, with its own payloads; it also runs
+//   `.claude/settings*.json` (microsoft/vscode-docs docs/agent-customization/hooks.md,
+//   "Hook file locations", FAQ). So these hooks are VS Code's own
+//   (hooks/hosts.ts OWN_HOOK_OF); `agentStop` and `sessionEnd` are no VS Code events.
 import * as path from 'path';
 import type { AgentPlan, BatonEvent, ConnectAction, PlanInput } from './agentPlan';
 import { planFile, scopeNotHad } from './agentPlan';
