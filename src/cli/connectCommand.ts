@@ -25,6 +25,36 @@ function selfTarget(): LauncherTarget | null {
   return { runtime: process.execPath, script: path.join(__dirname, 'cli.js'), electron: typeof process.versions.electron === 'string' };
 }
 
+/** What `baton connect` and `baton disconnect` take once their flags are read. */
+export interface ConnectCall {
+  action: ConnectAction;
+  agent: string | undefined;
+  scope: string | undefined;
+  /** The folder whose project a project or local scope writes into. */
+  cwd: string;
+  dryRun: boolean;
+  json: boolean;
+}
+
+/** Runs connect or disconnect and prints its outcome: JSON, or a line per file. Shared with the `baton hooks` alias. */
+export function runConnect(ctx: Context, call: ConnectCall): number {
+  const outcome = connectAgent({
+    action: call.action,
+    agent: call.agent,
+    scope: call.scope,
+    vault: ctx.vault,
+    cwd: call.cwd,
+    home: homeOf(ctx.io.env),
+    dryRun: call.dryRun,
+    self: selfTarget(),
+  });
+  if (call.json) {
+    const { agent, scope, dryRun, notes, commands } = outcome;
+    ctx.json({ agent, scope, dryRun, files: outcome.files.map((f) => ({ path: f.path, action: f.action })), notes, commands });
+  } else ctx.io.out(render(outcome));
+  return 0;
+}
+
 function command(action: ConnectAction) {
   return async (ctx: Context, args: string[]): Promise<number> => {
     const { values, positionals } = parse(
@@ -34,21 +64,7 @@ function command(action: ConnectAction) {
       HELP,
     );
     if (positionals.length > 1) throw usage(`One agent at a time; got ${positionals.join(', ')}.\nUsage: baton ${action} ${HELP}`);
-    const outcome = connectAgent({
-      action,
-      agent: positionals[0],
-      scope: str(values.scope),
-      vault: ctx.vault,
-      cwd: ctx.io.cwd,
-      home: homeOf(ctx.io.env),
-      dryRun: values['dry-run'] === true,
-      self: selfTarget(),
-    });
-    if (values.json) {
-      const { agent, scope, dryRun, notes, commands } = outcome;
-      ctx.json({ agent, scope, dryRun, files: outcome.files.map((f) => ({ path: f.path, action: f.action })), notes, commands });
-    } else ctx.io.out(render(outcome));
-    return 0;
+    return runConnect(ctx, { action, agent: positionals[0], scope: str(values.scope), cwd: ctx.io.cwd, dryRun: values['dry-run'] === true, json: values.json === true });
   };
 }
 

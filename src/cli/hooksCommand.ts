@@ -1,18 +1,24 @@
-// `baton hooks install|uninstall AGENT [--user]`: puts Baton's hooks into the
-// project's (or, with --user, the person's) settings of Claude Code, Codex or
-// Cursor, and takes them out again. Superseded by `baton connect AGENT`
-// (which registers the MCP server too, for five agents, through the stable
-// launcher); kept working for the scripts and docs that call it.
+// `baton hooks install|uninstall AGENT [--user] [--dir DIR]`, the command
+// before `baton connect` existed, kept as its alias so the scripts and notes
+// that call it keep working: install is `baton connect AGENT`, uninstall
+// `baton disconnect AGENT`, in the project's files (the old default) or, with
+// --user, the person's. Connect finds and replaces the bare `baton hook …`
+// entries the old command wrote, and disconnect removes them
+// (adapters/agents/batonCommand.ts isOurHook), so nobody is left with a second
+// set or with entries nothing removes. What the alias cannot keep is said, not
+// guessed: --command is gone (connect writes the launcher or `baton`).
+import * as fs from 'fs';
+import * as path from 'path';
 import { usage } from '../core/errors';
-import { AGENTS, hooksBase, installHooks, parseAgent, uninstallHooks, type InstallResult } from '../app/hooksInstall';
+import { homeOf } from '../app/projectDir';
 import { parse, str } from './args';
 import type { Context } from './context';
+import { runConnect } from './connectCommand';
 
-const HELP = 'install|uninstall claude-code|codex|cursor [--user] [--dir DIR] [--command CMD] [--json]';
+const HELP = 'install|uninstall AGENT [--user] [--dir DIR] [--json]   (now: baton connect|disconnect AGENT [--scope user|project])';
 
-const SUPERSEDED =
-  "Note: `baton hooks` is superseded by `baton connect AGENT` (and `baton disconnect AGENT`), which also registers Baton's MCP server " +
-  'and calls the stable launcher instead of `baton` on PATH.';
+/** The files the old command wrote, relative to the project or the home: it kept each one's first state beside it. */
+const OLD_FILES = [path.join('.claude', 'settings.json'), path.join('.codex', 'hooks.json'), path.join('.cursor', 'hooks.json')];
 
 export async function hooks(ctx: Context, args: string[]): Promise<number> {
   const { values, positionals } = parse(
@@ -21,30 +27,32 @@ export async function hooks(ctx: Context, args: string[]): Promise<number> {
     { user: { type: 'boolean' }, dir: { type: 'string' }, command: { type: 'string' }, json: { type: 'boolean' } },
     HELP,
   );
-  const [action, agentName] = positionals;
-  if (action !== 'install' && action !== 'uninstall') throw usage(`Usage: baton hooks ${HELP}`);
-  const agent = parseAgent(agentName);
+  const [action, agent, ...more] = positionals;
+  if (action !== 'install' && action !== 'uninstall') {
+    throw usage(`Usage: baton hooks ${HELP}\n\`baton connect AGENT\` registers Baton's MCP server and hooks; \`baton disconnect AGENT\` takes them out.`);
+  }
+  const now = action === 'install' ? 'connect' : 'disconnect';
+  if (more.length) throw usage(`One agent at a time; got ${[agent, ...more].join(', ')}.\nUsage: baton ${now} AGENT`);
+  if (values.command !== undefined) {
+    throw usage(
+      `--command is gone: \`baton hooks\` is now \`baton ${now}\`, which writes the path of Baton's stable launcher (or \`baton\` in a project's files). ` +
+        `Run: baton ${now} ${agent ?? 'AGENT'}${values.user ? '' : ' --scope project'}`,
+    );
+  }
   const dir = str(values.dir);
   if (values.user && dir) throw usage('Give --user or --dir, not both.');
-  const base = hooksBase({ user: values.user === true, dir, cwd: ctx.io.cwd, env: ctx.io.env });
-  const command = str(values.command)?.trim() || 'baton';
-  const r: InstallResult = action === 'install' ? installHooks(agent, base, command) : uninstallHooks(agent, base);
-  if (values.json) {
-    ctx.json(r);
-    // stderr: the JSON on stdout keeps its shape for the scripts that parse it.
-    ctx.io.err(`${SUPERSEDED}\n`);
-    return 0;
+  const scope = values.user ? 'user' : 'project';
+  const cwd = dir ? path.resolve(ctx.io.cwd, dir) : ctx.io.cwd;
+  // stderr: with --json, stdout keeps connect's JSON for the scripts that parse it.
+  ctx.io.err(
+    `Note: \`baton hooks ${action}\` is now \`baton ${now} ${agent ?? 'AGENT'} --scope ${scope}\`` +
+      (action === 'install' ? ", which registers Baton's MCP server with the agent as well as its hooks.\n" : ', which removes the MCP server it registered too.\n'),
+  );
+  const code = runConnect(ctx, { action: now, agent, scope, cwd, dryRun: false, json: values.json === true });
+  if (action === 'uninstall') {
+    const base = values.user ? homeOf(ctx.io.env) : cwd;
+    const leftovers = OLD_FILES.map((f) => `${path.join(base, f)}.baton-backup`).filter((f) => fs.existsSync(f));
+    for (const f of leftovers) ctx.io.err(`Note: ${ctx.rel(f)} is the copy \`baton hooks install\` kept of that file before its first change; nothing uses it now, delete it when you like.\n`);
   }
-  const label = AGENTS[agent].label;
-  const where = ctx.rel(r.file);
-  const said: Record<InstallResult['outcome'], string> = {
-    installed: `Installed Baton's ${label} hooks in ${where}${r.backup ? ` (the file as it was: ${ctx.rel(r.backup)})` : ''}.`,
-    unchanged: action === 'install' ? `Baton's ${label} hooks are already in ${where}; nothing changed.` : `No Baton hooks in ${where}; nothing changed.`,
-    restored: `Removed Baton's ${label} hooks: ${where} is back to exactly what it was before.`,
-    removed: `Removed Baton's ${label} hooks and ${where}, which held nothing else.`,
-    written: `Removed Baton's ${label} hooks from ${where}; everything else in it is kept.`,
-    absent: `There is no ${where}; nothing to remove.`,
-  };
-  ctx.io.out(said[r.outcome] + (action === 'install' && r.note ? `\n${r.note}` : '') + `\n${SUPERSEDED}\n`);
-  return 0;
+  return code;
 }

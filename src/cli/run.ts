@@ -35,7 +35,7 @@ const COMMANDS: Record<string, Command> = {
   why: read.why,
   index: read.index,
   'project-name': read.projectName,
-  // Loaded on use: the hook installer and the stats cost nothing to other commands.
+  // Loaded on use: the old hooks alias and the stats cost nothing to other commands.
   hooks: (ctx, args) => import('./hooksCommand').then((m) => m.hooks(ctx, args)),
   stats: (ctx, args) => import('./statsCommand').then((m) => m.stats(ctx, args)),
   connect: (ctx, args) => import('./connectCommand').then((m) => m.connect(ctx, args)),
@@ -93,8 +93,8 @@ Usage: baton [--vault DIR] [--version] COMMAND ...
   sync [--json]                      commit the vault, merge the remote's, push (the vault is a git repository)
   sync --init [--remote URL]         share this vault: git init, .gitignore/.gitattributes, the remote
   sync --clone URL                   join a shared vault: clone it into the (empty) vault folder
-  hooks install|uninstall claude-code|codex|cursor [--user] [--dir DIR] [--command CMD]
-                                     (superseded by connect)
+  hooks install|uninstall AGENT [--user] [--dir DIR]
+                                     (the old name of connect|disconnect, project scope unless --user)
 
 TIME is RFC 3339 or unix seconds.
 `;

@@ -6,7 +6,6 @@ import * as os from 'os';
 import * as path from 'path';
 import { checkpointFields } from '../../src/app/checkpointFields';
 import { commitAsAgent, gitStateOf } from '../../src/app/commit';
-import { hooksBase } from '../../src/app/hooksInstall';
 import { openBaton } from '../../src/app/openBaton';
 import { resume } from '../../src/app/resume';
 import { resolveScope, scopeOfFolder } from '../../src/app/scope';
@@ -194,23 +193,5 @@ describe('app: the --vault flag', () => {
     assert.equal(vaultFlagAt(['--vaults'], 0), null);
     assert.equal(findVaultFlag(['note', 'x', '--vault=/v']), 2);
     assert.equal(findVaultFlag(['note']), -1);
-  });
-});
-
-describe('app: where baton hooks installs', () => {
-  let dir: string;
-  beforeEach(() => (dir = fs.realpathSync(tempDir('baton-hooks-base-'))));
-  afterEach(() => fs.rmSync(dir, { recursive: true, force: true }));
-
-  it('the home with --user, the folder given, else the repository root above the working folder', () => {
-    const repo = gitRepo(dir, 'kestrel');
-    const deep = path.join(repo, 'src', 'cart');
-    fs.mkdirSync(deep, { recursive: true });
-    assert.equal(hooksBase({ user: true, cwd: deep, env: { HOME: '/home/ana' } }), '/home/ana');
-    assert.equal(hooksBase({ dir: '../..', cwd: deep, env: {} }), repo);
-    assert.equal(hooksBase({ cwd: deep, env: {} }), repo);
-    const loose = path.join(dir, 'loose');
-    fs.mkdirSync(loose);
-    assert.equal(hooksBase({ cwd: loose, env: {} }), loose);
   });
 });

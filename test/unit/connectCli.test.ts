@@ -248,13 +248,46 @@ describe('baton connect / disconnect (the built CLI, a temporary HOME)', functio
     assert.match(out, /retrying the queue: same race/);
   });
 
-  it('the old `baton hooks install` still works and says it is superseded by `baton connect`', async () => {
-    const r = await run(['hooks', 'install', 'claude-code']);
-    assert.equal(r.code, 0, r.stderr);
-    assert.match(r.stdout, /Installed Baton's Claude Code hooks/);
-    assert.match(r.stdout, /superseded by `baton connect AGENT`/);
-    const j = await run(['hooks', 'uninstall', 'claude-code', '--json']);
-    assert.equal(JSON.parse(j.stdout).outcome, 'removed');
-    assert.match(j.stderr, /superseded/);
+  it('`baton hooks install|uninstall` is connect|disconnect in the project; entries the old command wrote are replaced, then removed, the person\'s kept', async () => {
+    // .claude/settings.json as `baton hooks install claude-code` left it: the person's hook, then Baton's bare `baton hook` entries.
+    const settings = path.join(repo, '.claude', 'settings.json');
+    const mine = { model: 'opus', hooks: { SessionStart: [{ hooks: [{ type: 'command', command: 'echo hi' }] }] } };
+    const old = structuredClone(mine) as Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+    old.hooks.SessionStart.push({ hooks: [{ type: 'command', command: 'baton hook claude-code session-start' }] });
+    old.hooks.PreCompact = [{ hooks: [{ type: 'command', command: 'baton hook claude-code pre-compact' }] }];
+    old.hooks.PostToolUse = [{ matcher: 'ExitPlanMode', hooks: [{ type: 'command', command: 'baton hook claude-code post-tool-use' }] }];
+    old.hooks.SessionEnd = [{ hooks: [{ type: 'command', command: 'baton hook claude-code session-end' }] }];
+    fs.mkdirSync(path.dirname(settings), { recursive: true });
+    fs.writeFileSync(settings, JSON.stringify(old, null, 2) + '\n');
+    fs.writeFileSync(`${settings}.baton-backup`, JSON.stringify(mine, null, 2) + '\n');
+
+    // Disconnect alone removes the old entries: nothing of Baton's is left, the person's hook and model are.
+    const plain = await runJson(['disconnect', 'claude-code', '--scope', 'project']);
+    assert.deepEqual(plain.files.find((f) => f.path === settings)?.action, 'updated');
+    assert.deepEqual(json(read(settings)), mine);
+
+    fs.writeFileSync(settings, JSON.stringify(old, null, 2) + '\n');
+    const install = await run(['hooks', 'install', 'claude-code', '--json'], path.join(repo, 'src'));
+    assert.equal(install.code, 0, install.stderr);
+    assert.match(install.stderr, /`baton hooks install` is now `baton connect claude-code --scope project`, which registers Baton's MCP server/);
+    const o = JSON.parse(install.stdout) as Outcome;
+    assert.deepEqual([o.agent, o.scope], ['claude-code', 'project']);
+    const s = json(read(settings));
+    assert.deepEqual(nestedCommands(s, 'SessionStart'), ['echo hi', 'baton hook claude-code session-start'], 'the old entry replaced, not doubled');
+    assert.equal(nestedCommands(s, 'PreCompact').length, 1);
+    assert.deepEqual(json(read(path.join(repo, '.mcp.json'))).mcpServers.baton, { command: 'baton', args: ['mcp'] });
+
+    const uninstall = await run(['hooks', 'uninstall', 'claude-code']);
+    assert.equal(uninstall.code, 0, uninstall.stderr);
+    assert.deepEqual(json(read(settings)), mine);
+    assert.ok(!fs.existsSync(path.join(repo, '.mcp.json')));
+    assert.match(uninstall.stderr, /settings\.json\.baton-backup is the copy `baton hooks install` kept .* delete it when you like/);
+
+    const gone = await run(['hooks', 'install', 'claude-code', '--command', '/opt/baton']);
+    assert.equal(gone.code, 2);
+    assert.match(gone.stderr, /--command is gone: .* Run: baton connect claude-code --scope project/);
+    const bad = await run(['hooks', 'add', 'claude-code']);
+    assert.match(bad.stderr, /`baton connect AGENT` registers Baton's MCP server and hooks/);
   });
+
 });
