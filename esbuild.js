@@ -40,9 +40,11 @@ const splitMcp = {
 // loads the hook door (./hook.js), any other command the CLI (./run.js), and
 // neither compiles the other's code (which would cost every `baton note` the
 // hooks' weight, and every hook the commands'). The heavier hook use cases
-// (./agentHooks.js: git, transcripts, the hand-over) and the index
-// (./sqlIndex.js: sql.js, required by openBaton on first use) are files of
-// their own, compiled only when used.
+// (./agentHooks.js: git, transcripts, the hand-over), the index
+// (./sqlIndex.js: sql.js, required by openBaton on first use) and the
+// checkpoint format (./checkpointFile.js: the YAML parser, required by the
+// vault on its first checkpoint read or write, which a note never makes) are
+// files of their own, compiled only when used.
 const external = (file) => () => ({ path: file, external: true });
 const splitEntry = {
   name: 'split-entry',
@@ -60,6 +62,9 @@ const splitHeavy = {
     build.onResolve({ filter: /^\.\.\/app\/agentHooks$/ }, (args) =>
       /[\\/]hooks$/.test(args.resolveDir) ? external('./agentHooks.js')() : undefined,
     );
+    build.onResolve({ filter: /^\.\.\/markdown\/checkpointFile$/ }, (args) =>
+      /[\\/]adapters[\\/]vault$/.test(args.resolveDir) ? external('./checkpointFile.js')() : undefined,
+    );
   },
 };
 
@@ -76,6 +81,7 @@ async function main() {
     { ...common, entryPoints: { hook: 'src/hooks/hookMain.ts' }, plugins: [splitHeavy] },
     { ...common, entryPoints: { agentHooks: 'src/app/agentHooks.ts' } },
     { ...common, entryPoints: { sqlIndex: 'src/adapters/index/sqlIndex.ts' } },
+    { ...common, entryPoints: { checkpointFile: 'src/adapters/markdown/checkpointFile.ts' } },
     // The MCP SDK is most of the CLI's weight: its own file, parsed only by `baton mcp`.
     { ...common, entryPoints: { mcp: 'src/mcp/mcpCommand.ts' } },
     { ...common, entryPoints: { indexWorker: 'src/adapters/index/indexWorker.ts' } },

@@ -455,15 +455,30 @@ async function main(): Promise<void> {
       tool_response: { stdout: 'ok 1 - annualPrice\n'.repeat(200), stderr: '', interrupted: false },
       cwd: '/home/ana/src/kestrel',
     });
+    // An edit: one `edited:` note appended per call, a new file each time (the same file again would be answered by the dedup, not the append).
+    const editWork = path.join(CACHE, 'hook-edit-work');
+    fs.mkdirSync(editWork, { recursive: true });
+    fs.writeFileSync(path.join(editWork, '.baton-project'), 'small\n');
+    let edits = 0;
+    const editPayload = (): string =>
+      JSON.stringify({
+        session_id: 'bench-session',
+        hook_event_name: 'PostToolUse',
+        tool_name: 'Edit',
+        tool_input: { file_path: path.join(editWork, 'src', `file-${edits++}.ts`), old_string: 'a', new_string: 'b' },
+        tool_response: { filePath: 'src/file.ts', success: true },
+        cwd: editWork,
+      });
     const procs = await alternate(n, {
       bare: () => runProcess(['-e', '']),
       noteSmall: () => runProcess([CLI, ...vaultArg, 'note', '--project', 'small', '--agent', 'bench', 'a note from a hook']),
       noteBig: () => runProcess([CLI, ...vaultArg, 'note', '--project', 'big', '--agent', 'bench', 'a note from a hook']),
       hook: () => runProcess([CLI, ...vaultArg, 'hook', 'claude-code', 'post-tool-use'], payload),
+      hookEdit: () => runProcess([CLI, ...vaultArg, 'hook', 'claude-code', 'post-tool-use'], editPayload()),
     });
     results.notes = { inBig, inSmall, cliBig: procs.noteBig, cliSmall: procs.noteSmall, bigNotes: opts.notes };
     results.cli = { bare: procs.bare, note: procs.noteSmall };
-    results.hook = { bare: procs.bare, hook: procs.hook };
+    results.hook = { bare: procs.bare, hook: procs.hook, edit: procs.hookEdit };
   } finally {
     // Leave the cached notes vault as it was.
     fs.truncateSync(big, sizesBefore.big);

@@ -8,12 +8,21 @@ import type { Checkpoint, Plan } from '../../core/model';
 import { safeName } from '../../core/names';
 import type { NoteLine, PlanInput, VaultPort } from '../../core/ports';
 import { stamp } from '../../core/time';
-import { isCheckpointFileName, parseCheckpoint, parsePlan, renderCheckpoint, renderPlan } from '../markdown/checkpointFile';
+// Loaded on first use: the checkpoint format brings the YAML parser (js-yaml,
+// most of what an edit hook would otherwise compile), and a working note, an
+// edit hook's whole write, never reads or writes a checkpoint. A require, as in
+// app/openBaton.ts; esbuild splits it into dist/checkpointFile.js for the CLI and the hooks.
+import type * as CheckpointFileModule from '../markdown/checkpointFile';
 import { notesHeader, renderNoteLine } from '../markdown/notesFile';
 import { asWriteError, createExclusive, cutBytes, ensureDir, NAME_MAX } from './atomicFile';
 import { readCheckpointText, readWithNotice } from './checkpointText';
 import { readNoteLines, readRecentNotes, rewriteNotesWithout } from './notesLines';
 import { VaultLocks } from './scopeLock';
+
+let checkpointFile: typeof CheckpointFileModule | undefined;
+const md = (): typeof CheckpointFileModule =>
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  (checkpointFile ??= require('../markdown/checkpointFile') as typeof CheckpointFileModule);
 
 /** How much of a notes file's end `recentNotes` reads: a few dozen notes, a constant cost. */
 const RECENT_BYTES = 8192;
@@ -85,11 +94,11 @@ export class FsVault implements VaultPort {
 
   async checkpoints(scope: string): Promise<Checkpoint[]> {
     const dir = this.scopeDir(scope);
-    const names = (await listFiles(dir)).filter(isCheckpointFileName);
+    const names = (await listFiles(dir)).filter(md().isCheckpointFileName);
     const parsed = await Promise.all(
       names.map(async (name) => {
         const text = await readCheckpointText(path.join(dir, name));
-        return text === null ? null : parseCheckpoint(text, name.slice(0, -3), scope);
+        return text === null ? null : md().parseCheckpoint(text, name.slice(0, -3), scope);
       }),
     );
     return parsed.filter((c): c is Checkpoint => c !== null);
@@ -102,7 +111,7 @@ export class FsVault implements VaultPort {
     for (let step = 0; step <= MAX_STEPS; step++) {
       const id = fileId(`${stamp(stampTs + step)}-`, agent);
       const file = path.join(dir, `${id}.md`);
-      const content = renderCheckpoint({ ...cp, session: id, project: scope, slug: `sessions/${scope}/${id}` });
+      const content = md().renderCheckpoint({ ...cp, session: id, project: scope, slug: `sessions/${scope}/${id}` });
       if (await createExclusive(file, content)) return { id, path: file };
     }
     throw new BatonError('failed', `Could not find a free checkpoint name in ${scope} within ${MAX_STEPS} seconds of ${stamp(stampTs)}; retry in a minute.`);
@@ -149,10 +158,10 @@ export class FsVault implements VaultPort {
     const dir = path.join(this.scopeDir(scope), PLANS_DIR);
     await ensureDir(dir);
     const agent = safeName(plan.agent, 'agent');
-    const content = renderPlan({ ...plan, agent });
+    const content = md().renderPlan({ ...plan, agent });
     for (let step = 0; step <= MAX_STEPS; step++) {
       const id = fileId(`plan-${stamp(plan.ts + step)}-`, agent);
-      if (await createExclusive(path.join(dir, `${id}.md`), content)) return parsePlan(content, id, scope);
+      if (await createExclusive(path.join(dir, `${id}.md`), content)) return md().parsePlan(content, id, scope);
     }
     throw new BatonError('failed', `Could not find a free plan name in ${scope}; retry in a minute.`);
   }
@@ -163,7 +172,7 @@ export class FsVault implements VaultPort {
     const plans = await Promise.all(
       names.map(async (name) => {
         const text = await readWithNotice(path.join(dir, name));
-        return text === null ? null : parsePlan(text, name.slice(0, -3), scope);
+        return text === null ? null : md().parsePlan(text, name.slice(0, -3), scope);
       }),
     );
     return plans.filter((p): p is Plan => p !== null);

@@ -179,7 +179,8 @@ async function claim(file: string, content: string): Promise<boolean> {
     if (code === 'EEXIST') return false;
     if (code !== 'EPERM' && code !== 'ENOTSUP' && code !== 'EOPNOTSUPP') throw asWriteError(err, file);
   } finally {
-    await fs.promises.rm(tmp, { force: true }).catch(() => undefined);
+    // unlink, not rm: rm loads Node's recursive remover for one file.
+    await fs.promises.unlink(tmp).catch(() => undefined);
   }
   // No hard links here: an exclusive create, then the content (a reader that
   // sees it empty judges the lock by its age, which is fresh).
@@ -259,7 +260,9 @@ export class VaultLocks {
   private lastHolder: Holder | null = null;
 
   private async acquire(key: string, waitMs: number): Promise<(() => Promise<void>) | null> {
-    await ensureDir(this.dir);
+    // The locks folder is made when a claim finds it missing (below), not
+    // before every claim: after the first lock it exists, and an edit hook
+    // takes a lock on every edit.
     const file = this.lockPath(key);
     const token = randomBytes(12).toString('hex');
     const content = JSON.stringify({ host: ME.host, ns: ME.ns, boot: ME.boot, pid: process.pid, start: ME.start, token, key: key.slice(0, 200) });
@@ -270,8 +273,8 @@ export class VaultLocks {
       try {
         won = await claim(file, content);
       } catch (err) {
-        // The locks folder was deleted under us (by hand: nothing of Baton's
-        // deletes it): make it again and claim again.
+        // No locks folder yet, or it was deleted under us (by hand: nothing of
+        // Baton's deletes it): make it and claim again.
         if ((err as NodeJS.ErrnoException).code !== 'ENOENT' || Date.now() >= deadline + STALE_MS) throw err;
         await ensureDir(this.dir);
         continue;

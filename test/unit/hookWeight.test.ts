@@ -1,0 +1,47 @@
+// What an edit hook loads, read from the built bundles and from the process
+// itself: it runs after every edit an agent makes, so the YAML parser (the
+// checkpoint format), sql.js (the index), git and the CLI's commands must stay
+// out of its way. Speed itself is measured in the bench (bench/main.ts, the
+// `hookEdit` case), never asserted here.
+import { strict as assert } from 'assert';
+import { spawnSync } from 'child_process';
+import * as fs from 'fs';
+import * as path from 'path';
+import { CLI, ensureBuilt } from './support/cli';
+import { tempDir } from './support/tempVault';
+
+const DIST = path.dirname(CLI);
+
+describe('the edit hook loads only the hook door', function () {
+  this.timeout(60_000);
+  before(() => ensureBuilt());
+
+  it('dist/hook.js holds no YAML parser; the checkpoint format is a file of its own', () => {
+    assert.ok(!fs.readFileSync(path.join(DIST, 'hook.js'), 'utf8').includes('tag:yaml.org,2002'), 'js-yaml is in dist/hook.js');
+    assert.ok(fs.readFileSync(path.join(DIST, 'checkpointFile.js'), 'utf8').includes('tag:yaml.org,2002'));
+  });
+
+  it('an edit requires dist/cli.js and dist/hook.js and nothing else of Baton\'s, and appends its note', () => {
+    const root = tempDir('baton-hookweight-');
+    try {
+      const work = path.join(root, 'work');
+      fs.mkdirSync(work);
+      fs.writeFileSync(path.join(work, '.baton-project'), 'kestrel\n');
+      const record = path.join(root, 'record.js');
+      const out = path.join(root, 'required.json');
+      fs.writeFileSync(record, `process.on('exit', () => require('fs').writeFileSync(${JSON.stringify(out)}, JSON.stringify(Object.keys(require.cache))));\n`);
+      const payload = { session_id: 's-1', cwd: work, hook_event_name: 'PostToolUse', tool_name: 'Edit', tool_input: { file_path: path.join(work, 'src', 'cart.ts'), old_string: 'a', new_string: 'b' } };
+      const vault = path.join(root, 'vault');
+      for (let i = 0; i < 2; i++) {
+        // Twice: the first call makes the notes file, the second is the common case (an append).
+        const r = spawnSync(process.execPath, ['-r', record, CLI, '--vault', vault, 'hook', 'claude-code', 'post-tool-use'], { cwd: work, input: JSON.stringify(payload), encoding: 'utf8', env: { PATH: '/usr/bin:/bin', HOME: root } });
+        assert.deepEqual([r.status, r.stdout, r.stderr], [0, '', '']);
+        const ours = (JSON.parse(fs.readFileSync(out, 'utf8')) as string[]).filter((f) => f.startsWith(DIST)).map((f) => path.basename(f));
+        assert.deepEqual(ours.sort(), ['cli.js', 'hook.js']);
+      }
+      assert.match(fs.readFileSync(path.join(vault, 'sessions', 'kestrel', 'uncommitted.md'), 'utf8'), /- edited: src\/cart\.ts <!-- ts=\d+ agent=claude-code -->/);
+    } finally {
+      fs.rmSync(root, { recursive: true, force: true });
+    }
+  });
+});
