@@ -216,5 +216,4 @@ describe('edit and session hooks of every host, run as the host runs them', func
       }
     }
   });
-
 });
