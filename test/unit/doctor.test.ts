@@ -77,6 +77,22 @@ describe('baton doctor (the built CLI, a temporary HOME)', function () {
     assert.match(text.stdout, /Nothing needs fixing/);
   });
 
+  it("last seen is each agent's latest note or checkpoint in the vault, read past a saved index, a VS Code edit counted as copilot's", async () => {
+    assert.equal((await run(['note', '--agent', 'gemini', '--at', '2026-11-30T10:00:00Z', 'an older note'])).code, 0);
+    assert.equal((await run(['note', '--agent', 'gemini', '--at', '2026-11-30T12:00:00Z', 'the latest note'])).code, 0);
+    assert.equal((await run(['note', '--agent', 'cursor', '--at', '2026-11-29T09:30:00Z', 'cursor was here'])).code, 0);
+    assert.equal((await run(['index'])).code, 0, 'a saved index, which the next notes are not in');
+    assert.equal((await run(['note', '--agent', 'cursor', '--at', '2026-11-30T15:45:00Z', 'cursor again, after the index was saved'])).code, 0);
+    // VS Code's agent editing through a borrowed Claude hook writes as copilot.
+    const edit = { sessionId: 'v-1', hookEventName: 'PostToolUse', cwd: repo, tool_name: 'create_file', tool_input: { filePath: path.join(repo, 'src', 'vs.ts') } };
+    assert.equal((await cli(['hook', 'claude-code', 'post-tool-use'], { vault, cwd: repo, env: { HOME: home }, input: JSON.stringify(edit) })).code, 0);
+    const r = await report(0);
+    assert.equal(entry(r, 'gemini')?.lastSeen, '2026-11-30T12:00:00.000Z');
+    assert.equal(entry(r, 'cursor')?.lastSeen, '2026-11-30T15:45:00.000Z');
+    assert.ok(entry(r, 'copilot')?.lastSeen && Math.abs(Date.parse(entry(r, 'copilot')!.lastSeen!) - Date.now()) < 60_000);
+    assert.equal(entry(r, 'claude-code')?.lastSeen, null, 'the hook it ran wrote as copilot, not as claude-code');
+  });
+
   it('a connected agent whose launcher is broken: exit 1, the problem names the fix, and the fix works', async () => {
     assert.equal((await run(['connect', 'cursor'])).code, 0);
     writeLauncher(home, { runtime: path.join(root, 'uninstalled', 'node'), script: CLI, electron: false });
