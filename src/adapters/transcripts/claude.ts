@@ -1,10 +1,11 @@
-// What the user said in a Claude Code transcript (JSONL, one event per line:
-// `{"type":"user","message":{"role":"user","content":…}}`; the file the
-// hooks' `transcript_path` names, code.claude.com/docs/en/hooks, "Common input
-// fields"). Only the user's own words are wanted: tool results, command
-// echoes, injected reminders and compaction summaries all arrive as "user"
-// lines too, and quoting them as the user speaking would put words in a
-// person's mouth in a record others trust.
+// What the user said in a Claude Code transcript: the file its hooks name as
+// `transcript_path` (code.claude.com/docs/en/hooks, the input every hook gets).
+// Its lines are not documented there; they are JSONL events as Claude Code
+// writes them, `{"type":"user","message":{"role":"user","content":…}}` among
+// others (the shapes in test/unit/hooks.test.ts). Only the user's own words
+// are wanted: tool results, command echoes, injected reminders and compaction
+// summaries all arrive as "user" lines too, and quoting them as the user
+// speaking would put words in a person's mouth in a record others trust.
 import type { Json } from './userWords';
 import { isObject, jsonLines } from './userWords';
 
