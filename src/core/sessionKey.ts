@@ -2,9 +2,9 @@
 // payload's field) may end up in a file name. A peer joined such an id into a
 // path and let `../../x` escape its folder; here an id becomes a file name only
 // through this key.
-import { createHash } from 'crypto';
 import { usage } from './errors';
 import { maskSecrets } from './secrets';
+import { sha256Hex } from './sha256';
 
 const SAFE = /^[A-Za-z0-9_-]{1,128}$/;
 
@@ -25,5 +25,5 @@ export function sessionKey(id: string): string {
   if (typeof id !== 'string' || id.length === 0) throw usage('An empty session id cannot name a file.');
   // An id that looks like a token is hashed too: file names are on disk as much as contents.
   if (SAFE.test(id) && !WINDOWS_RESERVED.test(id) && maskSecrets(id).count === 0) return id;
-  return `sha256-${createHash('sha256').update(id, 'utf8').digest('hex').slice(0, 32)}`;
+  return `sha256-${sha256Hex(id).slice(0, 32)}`;
 }

@@ -1,6 +1,5 @@
 // Whole-file writes that a crash can never leave half-done: write a temporary
 // file in the same folder, flush it, then rename (or link, to claim a name).
-import { randomBytes } from 'crypto';
 import * as fs from 'fs';
 import * as path from 'path';
 import { VaultWriteError } from '../../core/errors';
@@ -25,12 +24,24 @@ export function cutBytes(s: string, max: number): string {
 }
 
 /**
+ * Hex digits for a temporary name or a lock's token: they only have to differ
+ * between writers (each name holds the pid too), not be secret, so Math.random
+ * does, and Node's crypto module (several milliseconds to load, for every
+ * edit hook) stays unloaded.
+ */
+export function uniqueHex(bytes: number): string {
+  let out = '';
+  for (let i = 0; i < bytes; i++) out += Math.floor(Math.random() * 256).toString(16).padStart(2, '0');
+  return out;
+}
+
+/**
  * Temporary files end in `.tmp` and start with `.`: no reader takes them for
  * notes. The target's name is cut so that the temporary name itself fits in
  * NAME_MAX even when the target's name already does only just.
  */
 const tempPath = (target: string): string =>
-  path.join(path.dirname(target), `.${cutBytes(path.basename(target), 200)}.${process.pid}-${randomBytes(4).toString('hex')}.tmp`);
+  path.join(path.dirname(target), `.${cutBytes(path.basename(target), 200)}.${process.pid}-${uniqueHex(4)}.tmp`);
 
 // ENOTDIR: something that is not a folder stands where the vault needs one.
 const UNWRITABLE = new Set(['EACCES', 'EPERM', 'EROFS', 'ENOSPC', 'EDQUOT', 'ENOTDIR', 'EISDIR']);

@@ -4,11 +4,11 @@
 // Baton left in `.baton/pending/` are read too. One
 // file per note means no process can overwrite another's, and a rescue that
 // crashes halfway leaves the note pending rather than lost.
-import { createHash, randomBytes } from 'crypto';
 import * as fs from 'fs';
 import * as path from 'path';
 import type { NoteLine, PendingNote, PendingPort, ScopeNote } from '../../core/ports';
-import { createExclusive, ensureDir } from './atomicFile';
+import { sha256Hex } from '../../core/sha256';
+import { createExclusive, ensureDir, uniqueHex } from './atomicFile';
 
 export class PendingNotes implements PendingPort {
   private readonly dir: string;
@@ -22,7 +22,7 @@ export class PendingNotes implements PendingPort {
 
   async add(scope: string, note: NoteLine): Promise<void> {
     await ensureDir(this.dir);
-    const name = `${note.ts}-${createHash('sha256').update(scope).digest('hex').slice(0, 8)}-${randomBytes(4).toString('hex')}.json`;
+    const name = `${note.ts}-${sha256Hex(scope).slice(0, 8)}-${uniqueHex(4)}.json`;
     const body: ScopeNote = { scope, agent: note.agent, ts: note.ts, text: note.text };
     await createExclusive(path.join(this.dir, name), JSON.stringify(body));
   }

@@ -18,12 +18,12 @@
 // A dead lock is broken under a second, short-lived lock (`<sha>.lock.break`),
 // after checking that the file is still the very one judged dead (its token),
 // so two processes that both saw it dead can never remove a third's fresh lock.
-import { createHash, randomBytes } from 'crypto';
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 import { BatonError } from '../../core/errors';
-import { asWriteError, DIR_MODE, ensureDir, FILE_MODE } from './atomicFile';
+import { sha256Hex } from '../../core/sha256';
+import { asWriteError, DIR_MODE, ensureDir, FILE_MODE, uniqueHex } from './atomicFile';
 
 /** A lock whose holder cannot be checked is dead once its mtime is this old. */
 export const STALE_MS = 10_000;
@@ -165,7 +165,7 @@ async function look(file: string): Promise<Seen | null | 'unreadable'> {
 
 /** Creates `file` holding `content`, whole or not at all; false when it exists. */
 async function claim(file: string, content: string): Promise<boolean> {
-  const tmp = `${file}.${process.pid}-${randomBytes(4).toString('hex')}.tmp`;
+  const tmp = `${file}.${process.pid}-${uniqueHex(4)}.tmp`;
   try {
     await fs.promises.writeFile(tmp, content, { flag: 'wx', mode: FILE_MODE });
   } catch (err) {
@@ -248,7 +248,8 @@ export class VaultLocks {
   ) {}
 
   private lockPath(key: string): string {
-    const digest = createHash('sha256').update(key).digest('hex').slice(0, 24);
+    // The same name every Baton version gives this key (a plain-JavaScript SHA-256, core/sha256.ts).
+    const digest = sha256Hex(key).slice(0, 24);
     return path.join(this.dir, `${digest}.lock`);
   }
 
@@ -264,7 +265,7 @@ export class VaultLocks {
     // before every claim: after the first lock it exists, and an edit hook
     // takes a lock on every edit.
     const file = this.lockPath(key);
-    const token = randomBytes(12).toString('hex');
+    const token = uniqueHex(12);
     const content = JSON.stringify({ host: ME.host, ns: ME.ns, boot: ME.boot, pid: process.pid, start: ME.start, token, key: key.slice(0, 200) });
     const deadline = Date.now() + waitMs;
     let delay = 5;
