@@ -16,6 +16,7 @@ import type * as CheckpointFileModule from '../markdown/checkpointFile';
 import { notesHeader, renderNoteLine } from '../markdown/notesFile';
 import { asWriteError, createExclusive, cutBytes, ensureDir, NAME_MAX } from './atomicFile';
 import { readCheckpointText, readWithNotice } from './checkpointText';
+import * as fsCalls from './fsCalls';
 import { readNoteLines, readRecentNotes, rewriteNotesWithout } from './notesLines';
 import { VaultLocks } from './scopeLock';
 
@@ -208,41 +209,42 @@ export class FsVault implements VaultPort {
  * the file's size. Callers hold the scope lock, so no other append can land
  * between the check and the write.
  */
+// A file descriptor, not a FileHandle: see fsCalls.ts.
 async function appendExisting(file: string, line: string): Promise<boolean> {
-  let handle: fs.promises.FileHandle;
+  let fd: number;
   try {
-    handle = await fs.promises.open(file, fs.constants.O_RDWR | fs.constants.O_APPEND);
+    fd = await fsCalls.open(file, fs.constants.O_RDWR | fs.constants.O_APPEND);
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') return false;
     throw asWriteError(err, file);
   }
   try {
-    const { size } = await handle.stat();
+    const { size } = await fsCalls.fstat(fd);
     let lead = '';
     if (size > 0) {
       const last = Buffer.alloc(1);
-      await handle.read(last, 0, 1, size - 1);
+      await fsCalls.read(fd, last, 0, 1, size - 1);
       if (last[0] !== 0x0a) lead = '\n';
     }
     const bytes = Buffer.from(lead + line, 'utf8');
     let written = 0;
     try {
-      ({ bytesWritten: written } = await handle.write(bytes, 0, bytes.length));
+      ({ bytesWritten: written } = await fsCalls.write(fd, bytes, 0, bytes.length));
     } catch (err) {
-      await cutBack(handle, size);
+      await cutBack(fd, size);
       throw err;
     }
     if (written !== bytes.length) {
       // A short write: the disk filled up part way through the line. The
       // part that landed is cut off again, so no torn line is left to be read
       // as a note or to swallow the next one, and the note is not acknowledged.
-      await cutBack(handle, size);
+      await cutBack(fd, size);
       throw Object.assign(new Error(`short write: ${written} of ${bytes.length} bytes`), { code: 'ENOSPC' });
     }
   } catch (err) {
     throw asWriteError(err, file);
   } finally {
-    await handle.close();
+    await fsCalls.close(fd);
   }
   return true;
 }
@@ -252,9 +254,9 @@ async function appendExisting(file: string, line: string): Promise<boolean> {
  * scope lock no other append can have landed since. If even that fails, the
  * torn tail has no newline, and the next append starts a line of its own.
  */
-async function cutBack(handle: fs.promises.FileHandle, size: number): Promise<void> {
+async function cutBack(fd: number, size: number): Promise<void> {
   try {
-    if ((await handle.stat()).size > size) await handle.truncate(size);
+    if ((await fsCalls.fstat(fd)).size > size) await fsCalls.ftruncate(fd, size);
   } catch {
     // best effort: see above
   }

@@ -7,6 +7,7 @@ import { VaultReadError } from '../../core/errors';
 import type { NoteLine } from '../../core/ports';
 import { parseNotes } from '../markdown/notesFile';
 import { writeAtomicStream } from './atomicFile';
+import * as fsCalls from './fsCalls';
 import { LineSplitter } from './lineSplitter';
 
 const CHUNK = 1 << 20;
@@ -105,17 +106,18 @@ export function readNoteLinesSync(file: string): NoteLine[] | null {
  * writes a line more.
  */
 export async function readRecentNotes(file: string, bytes: number): Promise<NoteLine[]> {
-  let handle: fs.promises.FileHandle;
+  // A file descriptor, not a FileHandle: an edit hook reads this on every edit (see fsCalls.ts).
+  let fd: number;
   try {
-    handle = await fs.promises.open(file, 'r');
+    fd = await fsCalls.open(file, 'r');
   } catch {
     return [];
   }
   try {
-    const size = (await handle.stat()).size;
+    const size = (await fsCalls.fstat(fd)).size;
     const start = Math.max(0, size - bytes);
     const buf = Buffer.alloc(size - start);
-    const { bytesRead } = await handle.read(buf, 0, buf.length, start);
+    const { bytesRead } = await fsCalls.read(fd, buf, 0, buf.length, start);
     const text = buf.subarray(0, bytesRead).toString('utf8');
     const lines = text.split('\n');
     if (start > 0) lines.shift();
@@ -123,7 +125,7 @@ export async function readRecentNotes(file: string, bytes: number): Promise<Note
   } catch {
     return [];
   } finally {
-    await handle.close().catch(() => undefined);
+    await fsCalls.close(fd).catch(() => undefined);
   }
 }
 

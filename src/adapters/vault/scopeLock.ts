@@ -24,6 +24,8 @@ import * as path from 'path';
 import { BatonError } from '../../core/errors';
 import { sha256Hex } from '../../core/sha256';
 import { asWriteError, DIR_MODE, ensureDir, FILE_MODE, uniqueHex } from './atomicFile';
+// The calls of an uncontended claim and release (fsCalls.ts); the rest, on contention only, use fs.promises.
+import * as fsCalls from './fsCalls';
 
 /** A lock whose holder cannot be checked is dead once its mtime is this old. */
 export const STALE_MS = 10_000;
@@ -167,12 +169,12 @@ async function look(file: string): Promise<Seen | null | 'unreadable'> {
 async function claim(file: string, content: string): Promise<boolean> {
   const tmp = `${file}.${process.pid}-${uniqueHex(4)}.tmp`;
   try {
-    await fs.promises.writeFile(tmp, content, { flag: 'wx', mode: FILE_MODE });
+    await fsCalls.writeFile(tmp, content, { flag: 'wx', mode: FILE_MODE });
   } catch (err) {
     throw asWriteError(err, file);
   }
   try {
-    await fs.promises.link(tmp, file);
+    await fsCalls.link(tmp, file);
     return true;
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
@@ -180,7 +182,7 @@ async function claim(file: string, content: string): Promise<boolean> {
     if (code !== 'EPERM' && code !== 'ENOTSUP' && code !== 'EOPNOTSUPP') throw asWriteError(err, file);
   } finally {
     // unlink, not rm: rm loads Node's recursive remover for one file.
-    await fs.promises.unlink(tmp).catch(() => undefined);
+    await fsCalls.unlink(tmp).catch(() => undefined);
   }
   // No hard links here: an exclusive create, then the content (a reader that
   // sees it empty judges the lock by its age, which is fresh).
@@ -305,8 +307,8 @@ export class VaultLocks {
       clearInterval(timer);
       // Only our own lock: if it was broken while we were stalled, the file
       // may now be someone else's.
-      const raw = await fs.promises.readFile(file, 'utf8').catch(() => '');
-      if (raw === content) await fs.promises.unlink(file).catch(() => undefined);
+      const raw = await fsCalls.readFile(file, 'utf8').catch(() => '');
+      if (raw === content) await fsCalls.unlink(file).catch(() => undefined);
     };
   }
 
