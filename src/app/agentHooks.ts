@@ -115,13 +115,14 @@ export async function preCompact(h: HookEnv, p: HookPayload): Promise<Capture> {
   const fromTranscript = !unread;
   const instructions = p.instructions.trim();
   const baton = core(h);
-  if (!fromTranscript && !instructions) {
-    const ownNotes = (await baton.sessions(scope)).uncommitted.filter((n) => n.agent === h.agent && !isEditNote(n));
-    if (!ownNotes.length) return { skipped: `nothing to capture: ${unread}, and ${h.agent} has no open working notes in ${scope}` };
+  const ownNotes = fromTranscript ? [] : (await baton.sessions(scope)).uncommitted.filter((n) => n.agent === h.agent && !isEditNote(n));
+  if (!fromTranscript && !instructions && !ownNotes.length) {
+    return { skipped: `nothing to capture: ${unread}, and ${h.agent} has no open working notes in ${scope}` };
   }
   const fingerprint = createHash('sha256').update(JSON.stringify([scope, words, instructions])).digest('hex').slice(0, 16);
   const bound = p.sessionId ? readBinding(h.vaultRoot, h.agent, p.sessionId) : null;
-  if (fromTranscript && bound?.lastCapture === fingerprint) return { skipped: 'nothing new said since the last capture of this session' };
+  // The same words again, and no notes since: the last capture already holds all of it.
+  if (bound?.lastCapture === fingerprint && !ownNotes.length) return { skipped: 'nothing new since the last capture of this session' };
 
   const latest = words.latest.map((m) => `- ${clip(m, RECENT_CHARS).replace(/\s+/g, ' ')}`);
   const trigger = p.trigger || 'unknown trigger';

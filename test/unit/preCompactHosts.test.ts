@@ -164,6 +164,9 @@ describe('before compaction, every host: a capture from its own transcript, else
     assert.match(cp, /^capture_source: notes$/m);
     assert.match(cp, /could not be read \(ENOENT[^)]*\), so this holds the session's working notes and the compaction instructions the user gave/);
     assert.match(cp, /Compaction instructions the user gave:\n- focus on the coupon clock/);
+    // Compacting again with the same instructions and nothing noted since adds nothing.
+    assert.equal(world.run(command, { ...hosts.copilot.payload(path.join(world.root, 'gone.jsonl'), world.repo), trigger: 'manual', customInstructions: 'focus on the coupon clock' }).code, 0);
+    assert.equal(checkpoints().length, 1);
   });
 
   it('VS Code running a Claude hook: its transcript format is unknown, so every reader is tried', () => {
