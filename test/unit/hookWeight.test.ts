@@ -21,7 +21,7 @@ describe('the edit hook loads only the hook door', function () {
     assert.ok(fs.readFileSync(path.join(DIST, 'checkpointFile.js'), 'utf8').includes('tag:yaml.org,2002'));
   });
 
-  it('an edit requires dist/cli.js and dist/hook.js and nothing else of Baton\'s, nor Node\'s crypto, and appends its note', () => {
+  it('an edit requires dist/cli.js and dist/hook.js and nothing else of Baton\'s, nor Node\'s crypto or fs.promises, and appends its note', () => {
     const root = tempDir('baton-hookweight-');
     try {
       const work = path.join(root, 'work');
@@ -43,6 +43,9 @@ describe('the edit hook loads only the hook door', function () {
         assert.deepEqual(loaded.files.filter((f) => f.startsWith(DIST)).map((f) => path.basename(f)).sort(), ['cli.js', 'hook.js']);
         // Node's crypto loads whole (ciphers, keys, certificates): the lock's and the keys' digests are core/sha256.ts.
         assert.ok(!loaded.builtins.includes('NativeModule crypto'), 'crypto loaded');
+        // fs.promises brings file handles, streams, readline and watchers: once the folders exist, the lock
+        // and the append use fs's callbacks (vault/fsCalls.ts).
+        if (i > 0) assert.ok(!loaded.builtins.includes('NativeModule internal/fs/promises'), 'fs.promises loaded');
       }
       assert.match(fs.readFileSync(path.join(vault, 'sessions', 'kestrel', 'uncommitted.md'), 'utf8'), /- edited: src\/cart\.ts <!-- ts=\d+ agent=claude-code -->/);
     } finally {

@@ -209,8 +209,8 @@ export class FsVault implements VaultPort {
  * the file's size. Callers hold the scope lock, so no other append can land
  * between the check and the write.
  */
-// A file descriptor, not a FileHandle: see fsCalls.ts.
 async function appendExisting(file: string, line: string): Promise<boolean> {
+  // A file descriptor, not a FileHandle: see fsCalls.ts.
   let fd: number;
   try {
     fd = await fsCalls.open(file, fs.constants.O_RDWR | fs.constants.O_APPEND);
