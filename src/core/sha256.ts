@@ -3,7 +3,9 @@
 // and Node's crypto module costs an edit hook a few milliseconds to load
 // (it loads whole: ciphers, keys, certificates) for a digest of a few dozen
 // bytes; this gives the same digest without it (test/unit/sha256.test.ts
-// compares the two).
+// compares the two). The well-kept pure-JS digest, @noble/hashes (1.8.0),
+// would not help: its sha2 module requires its utils, which require
+// `node:crypto` under Node (utils.js → @noble/hashes/crypto → cryptoNode.js).
 
 // The first 32 bits of the fractional parts of the cube roots of the first 64 primes.
 const K = new Uint32Array([
