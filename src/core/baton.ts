@@ -5,9 +5,10 @@ import { refused, usage, VaultReadError, VaultWriteError } from './errors';
 import type { Abandoned, Checkpoint, Note, Plan, ProjectContinuity, Touch } from './model';
 import { emptyFields, emptyGit } from './model';
 import { rootProject, safeName, safeScope } from './names';
-import { matchDeadEnds, significantWords } from './deadEnds';
+import { deadEndQuery, deadEndsOfHits, significantWords } from './deadEnds';
 import { newestFirst } from './order';
-import type { BatonDeps, DeadEnd, IndexPort, NoteLine } from './ports';
+import type { BatonDeps, DeadEnd, IndexPort, NoteLine, TextHit } from './ports';
+import { textQuery, type SearchRequest } from './search';
 import type { CommitRequest, CommitResult, IndexResult, NoteResult, ResumeView, SessionsView } from './requests';
 import { maskFields, maskSecrets } from './secrets';
 import { abandonedAcross, continuityOf } from './continuity';
@@ -280,11 +281,18 @@ export class Baton {
     return this.withIndex((index) => index.touching(path, Math.max(0, limit)));
   }
 
-  /** Recorded dead ends whose words overlap an approach an agent is about to try. */
+  /** Recorded dead ends matching an approach an agent is about to try, best first (see deadEnds.ts). */
   async beforeYouTry(approach: string, project?: string): Promise<DeadEnd[]> {
-    if (significantWords(approach).length === 0) throw usage('Describe the approach in a few words, e.g. "mock the payment gateway".');
-    const root = project ? rootProject(safeScope(project)) : '';
-    return this.withIndex((index) => matchDeadEnds(approach, index.deadEnds(), root));
+    const words = significantWords(approach);
+    if (words.length === 0) throw usage('Describe the approach in a few words, e.g. "mock the payment gateway".');
+    const q = deadEndQuery(approach, project ? rootProject(safeScope(project)) : undefined);
+    return this.withIndex((index) => deadEndsOfHits(index.search(q), words.length, (hit) => index.deadEnds([hit.slug])));
+  }
+
+  /** Full-text search over checkpoints, open notes and plans, best first (see search.ts). */
+  async search(req: SearchRequest): Promise<TextHit[]> {
+    const q = textQuery(req);
+    return this.withIndex((index) => index.search(q));
   }
 
   /**

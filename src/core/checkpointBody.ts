@@ -3,6 +3,7 @@
 // normalised fields, and reading forgives what people do to files by hand.
 import type { CheckpointFields } from './model';
 import { emptyFields } from './model';
+import { SEARCH_FIELDS } from './searchText';
 
 type ProseKey = 'task' | 'intent' | 'state' | 'next';
 type ListKey = 'decisions' | 'failed' | 'verified' | 'blockers' | 'commands' | 'questions' | 'files';
@@ -221,6 +222,8 @@ export interface BodyFacts {
   failed: string[];
   /** `isEmptyCheckpoint` of the body. */
   empty: boolean;
+  /** What full-text search indexes: each of SEARCH_FIELDS as `parseFields` reads it, a list's items one per line. */
+  text: string[];
 }
 
 /**
@@ -239,7 +242,16 @@ export function bodyFacts(body: string): BodyFacts {
     if (says) break;
     if (s.says) says = s.prose ? list.some((c) => /\S/.test(c)) : itemsOf(list).length > 0;
   }
-  return { task, next, files: itemsOf(of('files')), failed, empty: !says };
+  const files = itemsOf(of('files'));
+  const known: Partial<Record<Section['key'], string>> = { task, next, failed: failed.join('\n'), files: files.join('\n') };
+  const text = SEARCH_FIELDS.map((key) => {
+    const done = known[key];
+    if (done !== undefined) return done;
+    const list = of(key);
+    if (list.length === 0) return '';
+    return (BY_FIELD.get(key) as Section).prose ? joinProse(list) : itemsOf(list).join('\n');
+  });
+  return { task, next, files, failed, empty: !says, text };
 }
 
 /** Every field filled: what a reader gets when it wants no undefined. */

@@ -1,27 +1,45 @@
-// "Before you try": recorded dead ends that share words with an approach an
-// agent is about to take. Plain word overlap, no model: cheap enough to run on
-// every question, and an agent reads the few hits itself.
-import { rootProject } from './names';
-import type { DeadEnd } from './ports';
+// "Before you try": recorded dead ends that match an approach an agent is
+// about to take, found by the full-text engine (stemmed: "mock the payment
+// gateway" finds "mocking the payment gateway hid the bug"), best first. An
+// agent reads the few hits itself, so a hit must share at least two
+// significant words with the approach (one, for a one-word approach).
+import type { DeadEnd, TextHit, TextQuery } from './ports';
+import { queryWords } from './searchText';
 
 const STOP = new Set(['the', 'a', 'an', 'to', 'of', 'and', 'or', 'in', 'on', 'for', 'with', 'by', 'it', 'is', 'use', 'using', 'try', 'via']);
 
+/** Dead ends a checkpoint is asked for at most; each may hold several items. */
+const DEAD_END_HITS = 20;
+
 export function significantWords(text: string): string[] {
-  const words = text.toLowerCase().match(/[\p{L}\p{N}_]+/gu) ?? [];
-  return [...new Set(words.filter((w) => w.length > 2 && !STOP.has(w)))];
+  return queryWords(text).words.filter((w) => w.length > 2 && !STOP.has(w));
 }
 
-/** Dead ends sharing at least two significant words with the approach (one, for a one-word approach), best first. */
-export function matchDeadEnds(approach: string, deadEnds: DeadEnd[], root = ''): DeadEnd[] {
-  const words = significantWords(approach);
-  if (words.length === 0) return [];
-  return deadEnds
-    .filter((d) => !root || rootProject(d.project) === root)
-    .map((d) => {
-      const theirs = new Set(significantWords(d.text));
-      return { d, score: words.filter((w) => theirs.has(w)).length };
-    })
-    .filter((x) => x.score >= Math.min(2, words.length))
-    .sort((a, b) => b.score - a.score || b.d.ts - a.d.ts)
-    .map((x) => x.d);
+/** The index query for an approach's dead ends: its significant words, in Didn't work only. */
+export function deadEndQuery(approach: string, project?: string): TextQuery {
+  return { words: significantWords(approach), kinds: ['checkpoint'], fields: ['failed'], project, limit: DEAD_END_HITS };
+}
+
+const wordsOf = (text: string): Set<string> => new Set(queryWords(text).words);
+
+/**
+ * The dead ends of the hits that share enough words, best first: of each
+ * checkpoint, the items holding the words the engine matched (all of them
+ * when the snippet does not show which), most matched words first.
+ */
+export function deadEndsOfHits(hits: readonly TextHit[], wordCount: number, itemsOf: (hit: TextHit) => DeadEnd[]): DeadEnd[] {
+  const out: DeadEnd[] = [];
+  for (const hit of hits) {
+    if (hit.matched < Math.min(2, wordCount)) continue;
+    const marked = new Set(hit.marks.map(([a, b]) => hit.snippet.slice(a, b).toLowerCase()));
+    const items = itemsOf(hit)
+      .map((d) => {
+        const mine = wordsOf(d.text);
+        return { d, n: [...marked].filter((w) => mine.has(w)).length };
+      })
+      .sort((a, b) => b.n - a.n);
+    const shown = items.some((i) => i.n > 0) ? items.filter((i) => i.n > 0) : items;
+    out.push(...shown.map((i) => i.d));
+  }
+  return out;
 }

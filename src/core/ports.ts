@@ -1,6 +1,7 @@
 // The ports the core needs from the outside world. Adapters implement them
 // over real files, sql.js and git; the core never touches I/O itself.
 import type { Checkpoint, GitState, Plan, Touch } from './model';
+import type { SearchField, SearchKind } from './searchText';
 
 /** A note as it lies in `uncommitted.md`: no session id, that is derived. */
 export interface NoteLine {
@@ -82,6 +83,43 @@ export interface DeadEnd {
   slug: string;
 }
 
+/** What the index is asked to find: the words already cut by `queryWords`. */
+export interface TextQuery {
+  words: string[];
+  /** A scope to search: it and the scopes under it (a project's worktrees); none: all. */
+  project?: string;
+  kinds?: SearchKind[];
+  /** Only these checkpoint fields (notes and plans have none of them but `state`); none: all. */
+  fields?: SearchField[];
+  agent?: string;
+  /** Unix seconds: nothing older. */
+  since?: number;
+  limit: number;
+}
+
+/** One hit of a full-text search, best first. */
+export interface TextHit {
+  kind: SearchKind;
+  /** The scope it lies in (`project` or `project/worktree`). */
+  project: string;
+  agent: string;
+  ts: number;
+  /** The checkpoint's id, the open session's id for a note, the plan's id. */
+  session: string;
+  slug: string;
+  title: string;
+  /** The checkpoint section that matched best; `state` for a note's or a plan's text. */
+  field: SearchField;
+  /** The matching text, cut around the matches (folded by `searchable`). */
+  snippet: string;
+  /** The matched words in `snippet`, as [start, end) offsets in UTF-16 code units. */
+  marks: [number, number][];
+  /** How many of the query's words it holds. */
+  matched: number;
+  /** BM25 relevance (higher is better). */
+  score: number;
+}
+
 /**
  * The cache: a sql.js index kept fresh incrementally from the vault. Anything
  * it says can be rebuilt from the vault.
@@ -92,7 +130,10 @@ export interface IndexPort {
   openNotes(): ScopeNote[];
   /** Newest first, at most `limit`: a file many checkpoints touched must not cost them all. */
   touching(path: string, limit?: number): Touch[];
-  deadEnds(): DeadEnd[];
+  /** Every recorded dead end, newest first; with `slugs`, only those checkpoints'. */
+  deadEnds(slugs?: string[]): DeadEnd[];
+  /** Full-text search over checkpoints, open notes and plans, best first (all words before some, then relevance, then recency). */
+  search(query: TextQuery): TextHit[];
   /** Per agent name, the newest stamp (Unix seconds) of its checkpoints and open notes: when each agent last wrote. */
   lastByAgent(): { agent: string; ts: number }[];
   checkpointCount(): number;

@@ -12,6 +12,7 @@ import { SqlIndex } from '../../src/adapters/index/sqlIndex';
 import { isCheckpointFileName, parseCheckpoint, renderCheckpoint } from '../../src/adapters/markdown/checkpointFile';
 import { FsVault } from '../../src/adapters/vault/fsVault';
 import { bodyFacts, isEmptyCheckpoint, parseFields, SECTIONS } from '../../src/core/checkpointBody';
+import { checkpointSearchFields } from '../../src/core/searchText';
 import type { Checkpoint } from '../../src/core/model';
 import { normalizeTouchPath } from '../../src/core/touching';
 import { generateVault, sampleCheckpoints } from '../../bench/generate';
@@ -65,7 +66,8 @@ describe('the index reads checkpoints exactly as the real parser does', () => {
   it('reads a body as parseBody does', () => {
     const pinned = (body: string): void => {
       const f = parseFields(body);
-      assert.deepEqual(bodyFacts(body), { task: f.task, next: f.next, files: f.files, failed: f.failed, empty: isEmptyCheckpoint(f) }, JSON.stringify(body));
+      const text = checkpointSearchFields(f);
+      assert.deepEqual(bodyFacts(body), { task: f.task, next: f.next, files: f.files, failed: f.failed, empty: isEmptyCheckpoint(f), text }, JSON.stringify(body));
     };
     // Each section alone, so that what each one does to "empty" is pinned, not left to chance.
     for (const s of SECTIONS) {

@@ -22,6 +22,13 @@ function sameIndex(a: SqlIndex, b: SqlIndex): void {
   assert.deepEqual(a.deadEnds(), b.deadEnds());
   assert.equal(a.checkpointCount(), b.checkpointCount());
   for (const q of ['README.md', 'index.ts', 'src/index.ts', 'go.mod', 'a.ts', 'package.json']) assert.deepEqual(a.touching(q), b.touching(q), q);
+  // Full text, read in the workers too: the same hits (ids differ with the order files were read in).
+  for (const words of [['mock'], ['retry', 'cursor'], ['outbox', 'error', 'race']]) {
+    const hits = (i: SqlIndex): string[] => i.search({ words, limit: 200 }).map((h) => `${h.slug} ${h.field} ${h.score} ${h.snippet}`).sort();
+    const got = hits(a);
+    assert.ok(got.length > 0, words.join(' '));
+    assert.deepEqual(got, hits(b), words.join(' '));
+  }
 }
 
 /** The index this thread builds alone, of a copy of `root`'s sessions. */

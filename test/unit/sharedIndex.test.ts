@@ -15,6 +15,7 @@ function fakeIndex(log: string[]): IndexPort {
     openNotes: () => [],
     touching: () => [],
     deadEnds: () => [],
+    search: () => [],
     lastByAgent: () => [],
     checkpointCount: () => 0,
     save: async () => void log.push('save'),

@@ -4,6 +4,7 @@
 // test/unit/indexRecord.test.ts). The main thread and the cold build's worker
 // threads (indexWorker.ts) both read through here.
 import { isEmptyCheckpoint } from '../../core/checkpointBody';
+import { checkpointSearchFields } from '../../core/searchText';
 import { parseCheckpointSlow } from '../markdown/checkpointFile';
 import { fastRecord, type IndexRecord } from '../markdown/fastReader';
 
@@ -19,6 +20,7 @@ export function recordOfCheckpoint(text: string, id: string): IndexRecord {
     empty: isEmptyCheckpoint(cp),
     paths: [...cp.files, ...cp.git.files],
     failed: cp.failed,
+    text: checkpointSearchFields(cp),
   };
 }
 

@@ -24,10 +24,10 @@ import { PathTouches } from './pathTouches';
 import { packIds, unpackIds } from './touches';
 import { readCheckpointTextSync, WHOLE_CAP } from '../vault/checkpointText';
 import { readNoteLinesSync } from '../vault/notesLines';
-import { statOf, subdirs, type Stat } from './vaultFiles';
+import { LISTING_COST, RACY_MS, statOf, subdirs, type Stat } from './vaultFiles';
+import { TextIndex } from './textIndex';
+import { PlanRows } from './planRows';
 
-/** A folder modified this recently may change again within the same mtime tick: rescan it next time. */
-const RACY_MS = 2000;
 /**
  * Checkpoint files up to this size are read whole (by the workers too); a
  * bigger one is read section by section, each section capped, with a line
@@ -36,9 +36,8 @@ const RACY_MS = 2000;
  * are read whole, line by line, whatever their size.
  */
 const CHECKPOINT_CAP = WHOLE_CAP;
-/** What a stat and a folder listing count for, in bytes of re-read vault, when deciding to save. */
+/** What a stat counts for, in bytes of re-read vault, when deciding to save (a listing: LISTING_COST). */
 const STAT_COST = 256;
-const LISTING_COST = 4096;
 /** Longest stretch of synchronous work before the event loop gets a turn. */
 const SLICE_MS = Number(process.env.SLICE_MS ?? 15);
 
@@ -49,9 +48,21 @@ interface ScopeRow {
   mtime: number;
   /** The notes file as last mirrored; null when there was none. */
   notes: Stat | null;
+  /** The `plans/` folder's mtime when trusted (-1: rescan it); null when the scope had none. */
+  plans: number | null;
   /** The folder, and its notes file (absolute). */
   dir: string;
   notesFile: string;
+}
+
+/** What a look at one scope folder found. */
+interface ScopeScan {
+  /** Its mtime had not moved: nothing was read. */
+  unchanged: boolean;
+  /** Worktree sub-folders (of a project scope that was read). */
+  worktrees: string[];
+  /** Whether the listing held a `plans/` folder (when read). */
+  hasPlans: boolean;
 }
 
 /** A file a bulk load reads after the walk. */
@@ -82,29 +93,36 @@ export class IndexWriter {
   scopeNames = new Map<number, string>();
   private nextScope = 1;
   private nextCheckpoint = 1;
+  private nextNote = 1;
   private sliceStart = 0;
   private readonly paths: PathTouches;
+  private readonly text: TextIndex;
+  private readonly plans: PlanRows;
 
   constructor(
     private readonly vault: FsVault,
     private readonly sql: Statements,
   ) {
     this.paths = new PathTouches(sql);
+    this.text = new TextIndex(sql);
+    this.plans = new PlanRows(sql, this.text);
   }
 
   /** The in-memory mirror of the small tables, and the next free ids (again after a rollback). */
   loadState(): void {
     this.scopes = new Map();
     this.scopeNames = new Map();
-    for (const [id, name, mtime, nm, ns] of this.sql.rows<[number, string, number, number | null, number | null]>(
-      'SELECT id, name, mtime, notes_mtime, notes_size FROM scopes',
+    for (const [id, name, mtime, nm, ns, pm] of this.sql.rows<[number, string, number, number | null, number | null, number | null]>(
+      'SELECT id, name, mtime, notes_mtime, notes_size, plans_mtime FROM scopes',
     )) {
-      this.scopes.set(name, { id, name, mtime, notes: nm === null || ns === null ? null : { mtime: nm, size: ns }, ...this.pathsOf(name) });
+      this.scopes.set(name, { id, name, mtime, notes: nm === null || ns === null ? null : { mtime: nm, size: ns }, plans: pm, ...this.pathsOf(name) });
       this.scopeNames.set(id, name);
     }
     const max = (table: string): number => Number(this.sql.rows<[number | null]>(`SELECT MAX(id) FROM ${table}`)[0]?.[0] ?? 0);
     this.nextScope = max('scopes') + 1;
     this.nextCheckpoint = max('checkpoints') + 1;
+    this.plans.reset(max('plans') + 1);
+    this.nextNote = Number(this.sql.rows<[number | null]>('SELECT MAX(rowid) FROM notes')[0]?.[0] ?? 0) + 1;
     this.paths.reset(max('paths') + 1);
   }
 
@@ -123,6 +141,7 @@ export class IndexWriter {
       worktrees.set(project, list);
     }
     const seen = new Map<string, boolean>();
+    let plansChanged = false;
     this.sliceStart = performance.now();
     // A first build loads everything: the secondary indexes are built once at the end.
     const bulk = this.nextCheckpoint === 1 && this.paths.empty;
@@ -133,9 +152,11 @@ export class IndexWriter {
       for (const project of subdirs(this.vault.sessionsDir)) {
         const scan = await this.refreshScope(project, stats, deferred);
         seen.set(project, scan.unchanged);
+        if (this.refreshPlans(project, scan)) plansChanged = true;
         for (const wt of scan.unchanged ? (worktrees.get(project) ?? []) : scan.worktrees) {
           const sub = await this.refreshScope(`${project}/${wt}`, stats, deferred);
           seen.set(`${project}/${wt}`, sub.unchanged);
+          if (this.refreshPlans(`${project}/${wt}`, sub)) plansChanged = true;
         }
       }
       if (deferred) await this.readDeferred(deferred, stats);
@@ -152,7 +173,7 @@ export class IndexWriter {
       this.loadState();
       throw err;
     }
-    const changed = stats.checkpointsParsed > 0 || stats.checkpointsRemoved > 0 || stats.notesScopesRead > 0 || seen.size !== knownCount;
+    const changed = plansChanged || stats.checkpointsParsed > 0 || stats.checkpointsRemoved > 0 || stats.notesScopesRead > 0 || seen.size !== knownCount;
     return { stats, changed };
   }
 
@@ -167,11 +188,11 @@ export class IndexWriter {
    * Rescans one scope folder when its mtime moved. `unchanged` when it did not;
    * otherwise the worktree sub-folders found (for a project scope).
    */
-  private async refreshScope(scope: string, stats: RefreshStats, deferred: Deferred[] | null): Promise<{ unchanged: boolean; worktrees: string[] }> {
+  private async refreshScope(scope: string, stats: RefreshStats, deferred: Deferred[] | null): Promise<ScopeScan> {
     const known = this.scopes.get(scope);
     const dir = known?.dir ?? this.vault.scopeDir(scope);
     const st = statOf(dir);
-    if (st && known && known.mtime === st.mtime) return { unchanged: true, worktrees: [] };
+    if (st && known && known.mtime === st.mtime) return { unchanged: true, worktrees: [], hasPlans: false };
     stats.scopesScanned += 1;
     this.unsavedWork += LISTING_COST;
     const isProject = !scope.includes('/');
@@ -228,7 +249,17 @@ export class IndexWriter {
     return {
       unchanged: false,
       worktrees: isProject ? entries.filter((e) => e.isDirectory() && e.name !== PLANS_DIR && !e.name.startsWith('.')).map((e) => e.name) : [],
+      hasPlans: entries.some((e) => e.isDirectory() && e.name === PLANS_DIR),
     };
+  }
+
+  /** A scope's plans, when its `plans/` folder may have changed (planRows.ts); true when any was written or removed. */
+  private refreshPlans(scope: string, scan: ScopeScan): boolean {
+    const row = this.scopes.get(scope);
+    if (!row) return false;
+    const { changed, work } = this.plans.refresh(row, scan.unchanged ? null : scan.hasPlans);
+    this.unsavedWork += work;
+    return changed;
   }
 
   private pathsOf(scope: string): { dir: string; notesFile: string } {
@@ -237,7 +268,7 @@ export class IndexWriter {
   }
 
   private addScope(name: string): ScopeRow {
-    const row: ScopeRow = { id: this.nextScope++, name, mtime: -1, notes: null, ...this.pathsOf(name) };
+    const row: ScopeRow = { id: this.nextScope++, name, mtime: -1, notes: null, plans: null, ...this.pathsOf(name) };
     this.sql.run('INSERT INTO scopes(id, name, mtime) VALUES (?, ?, -1)', [row.id, name]);
     this.scopes.set(name, row);
     this.scopeNames.set(row.id, name);
@@ -327,11 +358,13 @@ export class IndexWriter {
       packIds(written),
       rec.failed,
     ]);
+    this.text.putCheckpoint(id, rec.text);
   }
 
   private removeCheckpoint(cp: StoredCheckpoint): void {
     for (const pid of unpackIds(cp.paths)) this.paths.remove(pid, cp.id);
     this.sql.run('DELETE FROM checkpoints WHERE id = ?', [cp.id]);
+    this.text.removeCheckpoint(cp.id);
   }
 
   private forgetScope(scope: string, stats: RefreshStats): void {
@@ -340,7 +373,8 @@ export class IndexWriter {
     const rows = this.sql.rows<[number, number, number, number, Uint8Array]>('SELECT id, mtime, size, ts, paths FROM checkpoints WHERE scope = ?', [row.id]);
     for (const [id, mtime, size, ts, paths] of rows) this.removeCheckpoint({ id, mtime, size, ts, paths });
     stats.checkpointsRemoved += rows.length;
-    this.sql.run('DELETE FROM notes WHERE scope = ?', [row.id]);
+    this.forgetNotes(row);
+    this.plans.forget(row);
     this.sql.run('DELETE FROM scopes WHERE id = ?', [row.id]);
     this.scopes.delete(scope);
     this.scopeNames.delete(row.id);
@@ -360,7 +394,7 @@ export class IndexWriter {
     const st = statOf(file);
     if (!st) {
       if (!prev) return false;
-      this.sql.run('DELETE FROM notes WHERE scope = ?', [row.id]);
+      this.forgetNotes(row);
       this.setNotesStat(row, null);
       return true;
     }
@@ -370,10 +404,19 @@ export class IndexWriter {
     // Unreadable (permissions): keep what was mirrored, and look again next time; never mirror it as empty.
     if (notes === null) return false;
     this.unsavedWork += st.size;
-    this.sql.run('DELETE FROM notes WHERE scope = ?', [row.id]);
-    for (const n of notes) this.sql.run('INSERT INTO notes(scope, agent, ts, text) VALUES (?, ?, ?, ?)', [row.id, n.agent, n.ts, n.text]);
+    this.forgetNotes(row);
+    for (const n of notes) {
+      const rowid = this.nextNote++;
+      this.sql.run('INSERT INTO notes(rowid, scope, agent, ts, text) VALUES (?, ?, ?, ?, ?)', [rowid, row.id, n.agent, n.ts, n.text]);
+      this.text.putNote(rowid, n.text);
+    }
     this.setNotesStat(row, st);
     return !prev || prev.mtime !== st.mtime || prev.size !== st.size;
+  }
+
+  private forgetNotes(row: ScopeRow): void {
+    for (const [rowid] of this.sql.rows<[number]>('SELECT rowid FROM notes WHERE scope = ?', [row.id])) this.text.removeNote(rowid);
+    this.sql.run('DELETE FROM notes WHERE scope = ?', [row.id]);
   }
 
   private setNotesStat(row: ScopeRow, st: Stat | null): void {

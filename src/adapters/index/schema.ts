@@ -1,6 +1,6 @@
 // Bump SCHEMA_VERSION whenever a table changes: an index of another version is
 // dropped and rebuilt from the vault, which is always safe because it is a cache.
-export const SCHEMA_VERSION = 5;
+export const SCHEMA_VERSION = 6;
 
 // Compact on purpose: the whole database is loaded by every process that
 // queries it and exported whole by every save, so its size is paid on every
@@ -18,15 +18,29 @@ export const SCHEMA_VERSION = 5;
 //              touched it, newest first, packed (see touches.ts). An empty
 //              checkpoint touches nothing: `why` never shows one.
 // notes        a mirror of every uncommitted.md, in file order.
+// plans        one row per plan file (`plans/` of a scope); `plans_mtime` of
+//              its scope is that folder's mtime when trusted (null: none seen).
+// fts          the full-text index (FTS4, porter stemming; see searchText.ts and
+//              textIndex.ts): one row per checkpoint, note and plan, its docid
+//              the row's id times 4 plus its kind (DOC_KIND), so no table maps
+//              them. Its text is stored (FTS4 needs it to delete a row and to
+//              cut snippets), after `searchable` folded it.
 export const SCHEMA = `
 CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT) WITHOUT ROWID;
-CREATE TABLE scopes(id INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE, mtime REAL NOT NULL, notes_mtime REAL, notes_size INTEGER);
+CREATE TABLE scopes(id INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE, mtime REAL NOT NULL, notes_mtime REAL, notes_size INTEGER, plans_mtime REAL);
 CREATE TABLE checkpoints(id INTEGER PRIMARY KEY, scope INTEGER NOT NULL, name TEXT NOT NULL, mtime REAL NOT NULL, size INTEGER NOT NULL,
   agent TEXT NOT NULL, ts INTEGER NOT NULL, task TEXT NOT NULL, empty INTEGER NOT NULL, paths TEXT NOT NULL, failed TEXT NOT NULL);
 CREATE TABLE paths(id INTEGER PRIMARY KEY, rmatch TEXT NOT NULL, head BLOB NOT NULL, rest BLOB NOT NULL);
 CREATE TABLE notes(scope INTEGER NOT NULL, agent TEXT NOT NULL, ts INTEGER NOT NULL, text TEXT NOT NULL);
 CREATE INDEX notes_scope ON notes(scope);
+CREATE TABLE plans(id INTEGER PRIMARY KEY, scope INTEGER NOT NULL, name TEXT NOT NULL, mtime REAL NOT NULL, size INTEGER NOT NULL,
+  agent TEXT NOT NULL, ts INTEGER NOT NULL, title TEXT NOT NULL);
+CREATE VIRTUAL TABLE fts USING fts4(task, intent, state, decisions, failed, verified, blockers, questions, files, next, tokenize=porter);
 `;
+
+/** A full-text row's kind, in its docid's two low bits. */
+export const DOC_KIND = { checkpoint: 0, note: 1, plan: 2 } as const;
+export const docId = (id: number, kind: keyof typeof DOC_KIND): number => id * 4 + DOC_KIND[kind];
 
 /**
  * The indexes a bulk load drops first and builds after the last row (one sort

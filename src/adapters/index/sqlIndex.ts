@@ -7,13 +7,14 @@ import * as fs from 'fs';
 import * as path from 'path';
 import type { Database, SqlJsStatic } from 'sql.js';
 import type { Touch } from '../../core/model';
-import type { DeadEnd, IndexPort, RefreshStats, ScopeNote, ScopeSummary } from '../../core/ports';
+import type { DeadEnd, IndexPort, RefreshStats, ScopeNote, ScopeSummary, TextHit, TextQuery } from '../../core/ports';
 import { VaultWriteError } from '../../core/errors';
 import { ensureDir, writeAtomic } from '../vault/atomicFile';
 import type { FsVault } from '../vault/fsVault';
 import { IndexWriter } from './indexWriter';
 import { BULK_INDEXES, SCHEMA, SCHEMA_VERSION } from './schema';
 import { loadSqlJs } from './sqlJs';
+import { searchText } from './searchQuery';
 import { Statements } from './statements';
 import { touching } from './touchQuery';
 import { savedWithin } from './vaultFiles';
@@ -75,7 +76,8 @@ export class SqlIndex implements IndexPort {
 
   private reset(): void {
     this.sql.free();
-    const tables = this.sql.db.exec("SELECT name FROM sqlite_master WHERE type = 'table'")[0]?.values ?? [];
+    // A virtual table first: dropping it drops its shadow tables with it.
+    const tables = this.sql.db.exec("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY sql LIKE 'CREATE VIRTUAL%' DESC")[0]?.values ?? [];
     for (const [name] of tables) this.sql.db.run(`DROP TABLE IF EXISTS "${String(name)}"`);
     this.sql.db.run(SCHEMA + BULK_INDEXES);
     this.sql.db.run("INSERT INTO meta(key, value) VALUES ('version', ?)", [SCHEMA_VERSION]);
@@ -117,15 +119,28 @@ export class SqlIndex implements IndexPort {
     return touching(this.sql, this.writer.scopeNames, query, limit);
   }
 
-  deadEnds(): DeadEnd[] {
+  deadEnds(slugs?: string[]): DeadEnd[] {
     const out: DeadEnd[] = [];
-    for (const [failed, scopeId, session, agent, ts] of this.sql.rows<[string, number, string, string, number]>(
+    const rows = slugs ? slugs.flatMap((slug) => this.deadEndRows(slug)) : this.sql.rows<[string, number, string, string, number]>(
       'SELECT failed, scope, name, agent, ts FROM checkpoints WHERE length(failed) > 0 ORDER BY ts DESC, scope, name',
-    )) {
+    );
+    for (const [failed, scopeId, session, agent, ts] of rows) {
       const project = this.writer.scopeNames.get(scopeId) ?? '';
       for (const text of failed.split('\n')) out.push({ text, session, project, agent, ts, slug: `sessions/${project}/${session}` });
     }
     return out;
+  }
+
+  search(query: TextQuery): TextHit[] {
+    return searchText(this.sql, this.writer.scopeNames, query);
+  }
+
+  /** The dead-end row of the checkpoint at `sessions/<scope>/<id>`, if the index holds one. */
+  private deadEndRows(slug: string): [string, number, string, string, number][] {
+    const m = /^sessions\/(.+)\/([^/]+)$/.exec(slug);
+    const scope = m ? [...this.writer.scopeNames].find(([, name]) => name === m[1])?.[0] : undefined;
+    if (!m || scope === undefined) return [];
+    return this.sql.rows('SELECT failed, scope, name, agent, ts FROM checkpoints WHERE scope = ? AND name = ? AND length(failed) > 0', [scope, m[2]]);
   }
 
   /** Per agent name, the newest stamp of its checkpoints and open notes: when each agent last wrote (for `baton doctor`). */

@@ -2,6 +2,11 @@
 // cost of the promise versions here; a refresh yields between slices instead).
 import * as fs from 'fs';
 
+/** A folder modified this recently may change again within the same mtime tick: rescan it next time. */
+export const RACY_MS = 2000;
+/** What a folder listing counts for, in bytes of re-read vault, when deciding to save. */
+export const LISTING_COST = 4096;
+
 export interface Stat {
   mtime: number;
   size: number;

@@ -2,10 +2,11 @@
 // (indexWorker.ts): both sides import this module, so the layout is written
 // once. Messages are compact because copying them was a fifth of a worker's
 // time: a batch's answer is one Float64Array (transferred, not copied) of
-// numbers, three strings per file, and each touched path only the first time
+// numbers, four strings per file (the search fields joined into one), and each touched path only the first time
 // that worker meets it (afterwards a number).
 import type { IndexRecord } from './indexRecord';
 import type { Stat } from './vaultFiles';
+import { SEARCH_FIELDS } from '../../core/searchText';
 
 export interface ReadRequest {
   /** Absolute path. */
@@ -68,7 +69,9 @@ export class BatchWriter {
       }
       this.nums.push(ref);
     }
-    this.strs.push(rec.agent, rec.task, rec.failed.join('\n'));
+    // The search fields travel as one string and their lengths: one string to clone instead of ten.
+    for (const t of rec.text) this.nums.push(t.length);
+    this.strs.push(rec.agent, rec.task, rec.failed.join('\n'), rec.text.join(''));
   }
 
   /** The batch's answer; the writer starts the next batch empty (but keeps its path numbers). */
@@ -96,7 +99,19 @@ export function eachFile(result: BatchResult, count: number, visit: (k: number, 
     const empty = nums[n++] === 1;
     const refs: number[] = [];
     for (let left = nums[n++]; left > 0; left--) refs.push(nums[n++]);
-    visit(k, { stat, rec: { agent: strs[s++], ts, task: strs[s++], empty, failed: strs[s++] }, refs });
+    const lengths = Array.from(nums.subarray(n, n + SEARCH_FIELDS.length));
+    n += SEARCH_FIELDS.length;
+    const agent = strs[s++];
+    const task = strs[s++];
+    const failed = strs[s++];
+    const joined = strs[s++];
+    const text: string[] = [];
+    let at = 0;
+    for (const len of lengths) {
+      text.push(joined.slice(at, at + len));
+      at += len;
+    }
+    visit(k, { stat, rec: { agent, ts, task, empty, failed, text }, refs });
   }
 }
 

@@ -26,6 +26,8 @@ export interface IndexRecord {
   paths: string[];
   /** `## Didn't work`. */
   failed: string[];
+  /** The fields full-text search indexes, in SEARCH_FIELDS order (core/searchText.ts). */
+  text: string[];
 }
 
 /** A frontmatter as the real parser's two readings give it: YAML's core schema, and strings only. */
@@ -246,6 +248,7 @@ export function fastRecord(text: string, id: string): IndexRecord | null {
     empty: f.empty,
     paths: [...f.files, ...got.touched],
     failed: f.failed,
+    text: f.text,
   };
 }
 

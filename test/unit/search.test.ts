@@ -1,0 +1,146 @@
+import { strict as assert } from 'assert';
+import * as fs from 'fs';
+import * as path from 'path';
+import fc from 'fast-check';
+import { BatonError } from '../../src/core/errors';
+import { tempVault, type TempVault } from './support/tempVault';
+
+describe('search: full-text over checkpoints, notes and plans', () => {
+  let v: TempVault;
+  beforeEach(() => {
+    v = tempVault();
+  });
+  afterEach(() => v.cleanup());
+
+  const tasks = async (query: string, extra: Record<string, unknown> = {}): Promise<string[]> =>
+    (await v.baton.search({ query, ...extra })).map((h) => h.title);
+
+  it('finds stemming variants on both sides: mock / mocking, cache / cached, test / tests', async () => {
+    await v.baton.commit({ scope: 'kestrel', agent: 'claude', fields: { task: 'payments', failed: ['mocking the payment gateway hid the bug'] } });
+    await v.baton.commit({ scope: 'kestrel', agent: 'codex', fields: { task: 'speed', decisions: ['cached the price table for an hour'] } });
+    await v.baton.commit({ scope: 'kestrel', agent: 'cursor', fields: { task: 'coverage', verified: ['the tests pass on CI'] } });
+    assert.deepEqual(await tasks('mock'), ['payments']);
+    assert.deepEqual(await tasks('Mocks'), ['payments']);
+    assert.deepEqual(await tasks('cache'), ['speed']);
+    assert.deepEqual(await tasks('caching'), ['speed']);
+    assert.deepEqual(await tasks('test'), ['coverage']);
+    const [hit] = await v.baton.search({ query: 'mock gateway' });
+    assert.equal(hit.field, 'failed');
+    assert.equal(hit.kind, 'checkpoint');
+    assert.equal(hit.agent, 'claude');
+    assert.equal(hit.slug, `sessions/kestrel/${hit.session}`);
+    assert.deepEqual(hit.marks.map(([a, b]) => hit.snippet.slice(a, b)), ['mocking', 'gateway']);
+  });
+
+  it('ranks a hit holding every word above one holding one, however often; recency breaks ties', async () => {
+    await v.baton.commit({ scope: 'kestrel', agent: 'claude', fields: { task: 'retry retry retry retry everywhere' }, at: v.clock.t - 300 });
+    await v.baton.commit({ scope: 'kestrel', agent: 'claude', fields: { task: 'the retry policy' }, at: v.clock.t - 200 });
+    await v.baton.commit({ scope: 'other', agent: 'claude', fields: { task: 'old: the policy on retry' }, at: v.clock.t - 500 });
+    await v.baton.commit({ scope: 'other', agent: 'claude', fields: { task: 'new: the policy on retry' }, at: v.clock.t - 100 });
+    const hits = await v.baton.search({ query: 'retry policy' });
+    assert.deepEqual(hits.map((h) => h.title).slice(0, 3).sort(), ['new: the policy on retry', 'old: the policy on retry', 'the retry policy'].sort());
+    assert.equal(hits[3].title, 'retry retry retry retry everywhere');
+    assert.equal(hits[3].matched, 1);
+    const same = hits.filter((h) => h.title.endsWith('the policy on retry'));
+    assert.deepEqual(same.map((h) => h.title), ['new: the policy on retry', 'old: the policy on retry'], 'same text: the newer first');
+  });
+
+  it('finds open notes and plans, each with its kind, and filters by kind, agent and time', async () => {
+    await v.baton.note('kestrel', 'claude', 'the webhook signature uses the raw body');
+    v.advance(60);
+    await v.baton.savePlan('kestrel', 'codex', 'Plan: verify every webhook signature before parsing');
+    v.advance(60);
+    await v.baton.commit({ scope: 'kestrel', agent: 'cursor', fields: { task: 'webhook retries' } });
+    const kinds = (await v.baton.search({ query: 'webhook' })).map((h) => h.kind).sort();
+    assert.deepEqual(kinds, ['checkpoint', 'note', 'plan']);
+    const [note] = await v.baton.search({ query: 'webhook', kind: 'note' });
+    assert.equal(note.kind, 'note');
+    assert.equal(note.agent, 'claude');
+    assert.match(note.session, /^\d{8}-\d{6}-claude$/);
+    const [plan] = await v.baton.search({ query: 'signatures', kind: 'plan' });
+    assert.equal(plan.agent, 'codex');
+    assert.match(plan.slug, /^sessions\/kestrel\/plans\/plan-/);
+    assert.deepEqual((await v.baton.search({ query: 'webhook', agent: 'Cursor' })).map((h) => h.kind), ['checkpoint']);
+    assert.deepEqual((await v.baton.search({ query: 'webhook', since: v.clock.t - 10 })).map((h) => h.kind), ['checkpoint']);
+  });
+
+  it('a project filter takes in its worktree scopes, and no other project', async () => {
+    await v.baton.commit({ scope: 'kestrel', agent: 'claude', fields: { task: 'read replica in main' } });
+    await v.baton.commit({ scope: 'kestrel/feature-x', agent: 'claude', fields: { task: 'read replica in a worktree' } });
+    await v.baton.commit({ scope: 'kestrel-two', agent: 'claude', fields: { task: 'read replica elsewhere' } });
+    const hits = await v.baton.search({ query: 'replica', project: 'Kestrel' });
+    assert.deepEqual(hits.map((h) => h.project).sort(), ['kestrel', 'kestrel/feature-x']);
+    assert.deepEqual((await v.baton.search({ query: 'replica', project: 'kestrel/feature-x' })).map((h) => h.project), ['kestrel/feature-x']);
+    assert.deepEqual(await v.baton.search({ query: 'replica', project: 'nobody' }), []);
+  });
+
+  it('matches non-Latin text whatever its case', async () => {
+    await v.baton.commit({ scope: 'kestrel', agent: 'claude', fields: { task: 'ПЕРЕПИСАТЬ КЭШ', decisions: ['Größe des Puffers verdoppelt', 'ΣΦΑΛΜΑ στο δίκτυο'] } });
+    for (const q of ['кэш', 'Кэш', 'größe', 'GRÖSSE'.toLowerCase() === 'grösse' ? 'größe' : 'größe', 'σφαλμα', 'ΣΦΆΛΜΑ'.normalize('NFD').replace(/\u0301/, '')]) {
+      assert.equal((await v.baton.search({ query: q })).length, 1, q);
+    }
+  });
+
+  it('takes every FTS operator, quote and bracket literally: never an engine error', async () => {
+    await v.baton.commit({ scope: 'kestrel', agent: 'claude', fields: { task: 'NEAR the OR gate, AND NOT the other one' } });
+    for (const q of ['"', '""', "'", '(', ')', '()', '*', 'gate*', '-gate', 'task:gate', '^gate', 'NEAR/2', 'gate NEAR other', 'OR', 'AND', 'NOT', '"gate', 'gate)', '{gate}', '[gate]', '\\', '%', '_']) {
+      try {
+        await v.baton.search({ query: q });
+      } catch (err) {
+        assert.ok(err instanceof BatonError && err.kind === 'usage', `${q}: ${String(err)}`);
+      }
+    }
+    assert.equal((await v.baton.search({ query: 'or' })).length, 1, '"or" is a word like any other');
+    assert.equal((await v.baton.search({ query: '(gate' })).length, 1);
+    await fc.assert(
+      fc.asyncProperty(fc.string({ unit: 'grapheme', maxLength: 40 }), async (q) => {
+        try {
+          await v.baton.search({ query: q });
+        } catch (err) {
+          assert.ok(err instanceof BatonError && err.kind === 'usage', `${JSON.stringify(q)}: ${String(err)}`);
+        }
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it('finds a hand-edited checkpoint by its new words, and not by its old ones', async () => {
+    const r = await v.baton.commit({ scope: 'kestrel', agent: 'claude', fields: { task: 'first words: pelican' } });
+    assert.equal((await v.baton.search({ query: 'pelican' })).length, 1);
+    // Saved as editors that write a new file and rename it over the old one do
+    // (the folder's mtime moves; see src/adapters/index/README.md).
+    const old = new Date(Date.now() - 60_000);
+    fs.utimesSync(path.dirname(r.path), old, old);
+    await v.baton.search({ query: 'pelican' });
+    const text = fs.readFileSync(r.path, 'utf8').replaceAll('pelican', 'albatross and more');
+    fs.writeFileSync(`${r.path}.tmp`, text);
+    fs.renameSync(`${r.path}.tmp`, r.path);
+    assert.deepEqual(await v.baton.search({ query: 'pelican' }), []);
+    assert.equal((await v.baton.search({ query: 'albatross' })).length, 1);
+  });
+
+  it('rebuilds a deleted .baton/ and finds everything again', async () => {
+    await v.baton.commit({ scope: 'kestrel', agent: 'claude', fields: { task: 'heron migration' } });
+    await v.baton.note('kestrel', 'codex', 'heron note');
+    await v.baton.savePlan('kestrel', 'codex', 'heron plan');
+    assert.equal((await v.baton.search({ query: 'heron' })).length, 3);
+    fs.rmSync(path.join(v.root, '.baton'), { recursive: true, force: true });
+    assert.equal((await v.baton.search({ query: 'heron' })).length, 3);
+  });
+
+  it('never finds a secret: it is masked before it reaches the disk', async () => {
+    const key = 'sk-live-51HqLyjWDarjtT1zdp7dcXYZabc123456789';
+    await v.baton.commit({ scope: 'kestrel', agent: 'claude', fields: { task: `rotated the key ${key}` } });
+    await v.baton.note('kestrel', 'claude', `token=ghp_abcdefghijklmnopqrstuvwxyz0123456789`);
+    assert.deepEqual(await v.baton.search({ query: key }), []);
+    assert.deepEqual(await v.baton.search({ query: 'ghp_abcdefghijklmnopqrstuvwxyz0123456789' }), []);
+    assert.equal((await v.baton.search({ query: 'rotated' })).length, 1);
+  });
+
+  it('refuses a request it cannot run, saying what to give', async () => {
+    await assert.rejects(v.baton.search({ query: '!!!' }), /Give a few words/);
+    await assert.rejects(v.baton.search({ query: 'x', kind: 'decision' }), /checkpoint, note, plan/);
+    await assert.rejects(v.baton.search({ query: 'x', since: 'yesterday' }), /is not a time/);
+    await assert.rejects(v.baton.search({ query: 'x', limit: 0 }), /limit must be/);
+  });
+});
