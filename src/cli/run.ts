@@ -33,6 +33,7 @@ const COMMANDS: Record<string, Command> = {
   plans: read.plans,
   continuity: read.continuity,
   why: read.why,
+  search: (ctx, args) => import('./searchCommand').then((m) => m.search(ctx, args)),
   index: read.index,
   'project-name': read.projectName,
   // Loaded on use: the old hooks alias and the stats cost nothing to other commands.
@@ -79,6 +80,8 @@ Usage: baton [--vault DIR] [--version] COMMAND ...
   plans [PROJECT] [--json]
   continuity [--json]
   why PATH [--limit N] [--json]
+  search QUERY... [--project P] [--kind checkpoint|note|plan] [--agent A] [--since TIME] [--limit N] [--json]
+                                     full text, best first (a project includes its worktrees)
   index [--json]
   project-name [DIR]
   stats [PROJECT] [--json]           sessions open/resumed/closed/auto-closed/abandoned

@@ -1,0 +1,39 @@
+// `baton search QUERY...`: full-text search of the vault, best first.
+import { searchHitJson, renderSearchHits } from '../core/searchHits';
+import { usage } from '../core/errors';
+import { parse, str } from './args';
+import type { Context } from './context';
+
+const HELP = 'QUERY... [--project P] [--kind checkpoint|note|plan] [--agent A] [--since TIME] [--limit N] [--json]';
+
+export async function search(ctx: Context, args: string[]): Promise<number> {
+  const { values, positionals } = parse(
+    'search',
+    args,
+    {
+      json: { type: 'boolean' },
+      project: { type: 'string', short: 'p' },
+      kind: { type: 'string' },
+      agent: { type: 'string' },
+      since: { type: 'string' },
+      limit: { type: 'string' },
+    },
+    HELP,
+  );
+  const query = positionals.join(' ');
+  if (!query.trim()) throw usage(`Search for what? Usage: baton search ${HELP}`);
+  const limitRaw = str(values.limit);
+  if (limitRaw !== undefined && !/^\d+$/.test(limitRaw.trim())) throw usage(`--limit must be a whole number, got "${limitRaw}".`);
+  const hits = await ctx.core().search({
+    query,
+    // No project unless asked: search is across the vault by default, as `why` is.
+    project: str(values.project),
+    kind: str(values.kind),
+    agent: str(values.agent),
+    since: str(values.since),
+    limit: limitRaw === undefined ? undefined : Number(limitRaw),
+  });
+  if (values.json) ctx.json(hits.map(searchHitJson));
+  else ctx.io.out(renderSearchHits(query, hits, Math.floor(Date.now() / 1000)));
+  return 0;
+}
