@@ -17,7 +17,7 @@ export function significantWords(text: string): string[] {
 
 /** The index query for an approach's dead ends: its significant words, in Didn't work only. */
 export function deadEndQuery(approach: string, project?: string): TextQuery {
-  return { words: significantWords(approach), kinds: ['checkpoint'], fields: ['failed'], project, limit: DEAD_END_HITS };
+  return { words: significantWords(approach), kinds: ['checkpoint'], field: 'failed', project, limit: DEAD_END_HITS };
 }
 
 const wordsOf = (text: string): Set<string> => new Set(queryWords(text).words);

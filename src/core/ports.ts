@@ -89,8 +89,8 @@ export interface TextQuery {
   /** A scope to search: it and the scopes under it (a project's worktrees); none: all. */
   project?: string;
   kinds?: SearchKind[];
-  /** Only these checkpoint fields (notes and plans have none of them but `state`); none: all. */
-  fields?: SearchField[];
+  /** Only this checkpoint field (notes and plans have only `state`); none: all. */
+  field?: SearchField;
   agent?: string;
   /** Unix seconds: nothing older. */
   since?: number;

@@ -1,5 +1,5 @@
 // The MCP tools that only read: resume, why, sessions, plans, list_projects,
-// before_you_try. Marked read-only and idempotent so clients may call them
+// before_you_try, search. Marked read-only and idempotent so clients may call them
 // without asking. (resume also appends to `.baton/resumes.log`, derived data
 // for `baton stats`; the record itself is untouched.)
 import { z } from 'zod';
@@ -7,10 +7,12 @@ import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { renderDeadEnds, renderPlans, renderSessions, renderTouches } from '../core/handover';
 import { ident } from '../core/quoted';
 import { checkpointJson } from '../core/publicJson';
+import { renderSearchHits, searchHitJson } from '../core/searchHits';
+import { MAX_SEARCH_LIMIT } from '../core/search';
 import { age } from '../core/time';
 import { why } from '../app/why';
 import { handoverOf } from './handoverText';
-import { agentArg, deadEndsOutput, plansOutput, projectArg, projectsOutput, resumeOutput, sessionsOutput, whyOutput } from './schemas';
+import { agentArg, deadEndsOutput, plansOutput, projectArg, projectsOutput, resumeOutput, searchOutput, sessionsOutput, whyOutput } from './schemas';
 import { guarded, reply, type ToolContext } from './toolContext';
 
 const READ = { readOnlyHint: true, idempotentHint: true, destructiveHint: false, openWorldHint: false } as const;
@@ -136,6 +138,30 @@ export function registerReadTools(server: McpServer, ctx: ToolContext): void {
     guarded(async (a) => {
       const deadEnds = await deps.baton.beforeYouTry(a.approach, a.project?.trim() || undefined);
       return reply(renderDeadEnds(a.approach, deadEnds), { approach: a.approach, deadEnds });
+    }),
+  );
+
+  server.registerTool(
+    'search',
+    {
+      title: 'Search the vault',
+      description:
+        'Full-text search of every checkpoint (each field), working note and plan, across the vault or one project with its worktrees: ' +
+        '"where did we decide the retry policy", "did anyone try a read replica". Words are matched stemmed (mock finds mocking), ' +
+        'best first: hits holding every word, then relevance, then the newest. Each hit names its kind, project, agent, time, ' +
+        'the section that matched and a snippet with the matched words in **bold**.',
+      inputSchema: {
+        query: z.string().describe('A few words, e.g. "retry policy". Operators and quotes are taken as plain text.'),
+        project: z.string().optional().describe('Only this project (with its worktrees). Leave it out to search every project.'),
+        kind: z.enum(['checkpoint', 'note', 'plan']).optional().describe('Only checkpoints, working notes or plans.'),
+        limit: z.number().int().min(1).max(MAX_SEARCH_LIMIT).optional().describe('At most this many (default 20).'),
+      },
+      outputSchema: searchOutput,
+      annotations: READ,
+    },
+    guarded(async (a) => {
+      const hits = await deps.baton.search({ query: a.query, project: a.project?.trim() || undefined, kind: a.kind, limit: a.limit });
+      return reply(renderSearchHits(a.query, hits, deps.now()), { query: a.query, hits: hits.map(searchHitJson) });
     }),
   );
 }

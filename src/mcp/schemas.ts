@@ -138,3 +138,21 @@ export const deadEndsOutput = {
     z.object({ text: z.string(), session: z.string(), project: z.string(), agent: z.string(), ts: z.number(), slug: z.string() }),
   ),
 };
+
+export const searchOutput = {
+  query: z.string(),
+  hits: z.array(
+    z.object({
+      kind: z.enum(['checkpoint', 'note', 'plan']),
+      project: z.string(),
+      agent: z.string(),
+      ts: z.number(),
+      session: z.string(),
+      slug: z.string(),
+      title: z.string(),
+      field: z.string(),
+      snippet: z.string(),
+      score: z.number(),
+    }),
+  ),
+};

@@ -66,9 +66,9 @@ describe('baton mcp (the SDK client over stdio, real vault)', function () {
     const { tools } = await client.listTools();
     const names = tools.map((t) => t.name).sort();
     assert.deepEqual(names, [
-      'before_you_try', 'checkpoint', 'close_abandoned', 'handoff', 'list_projects', 'note_progress', 'plans', 'resume', 'save_plan', 'sessions', 'why',
+      'before_you_try', 'checkpoint', 'close_abandoned', 'handoff', 'list_projects', 'note_progress', 'plans', 'resume', 'save_plan', 'search', 'sessions', 'why',
     ]);
-    const readOnly = ['before_you_try', 'list_projects', 'plans', 'resume', 'sessions', 'why'];
+    const readOnly = ['before_you_try', 'list_projects', 'plans', 'resume', 'search', 'sessions', 'why'];
     for (const t of tools) {
       assert.ok((t.description ?? '').length > 60, `${t.name} has a description an agent can act on`);
       assert.equal(t.inputSchema.type, 'object');
@@ -180,6 +180,25 @@ describe('baton mcp (the SDK client over stdio, real vault)', function () {
     assert.match(text(none), /No recorded dead end matches/);
   });
 
+  it('searches the vault: text quoted, hits as structured content, bad input a tool error saying what to give', async () => {
+    client = await connect({ vault, cwd: work });
+    await call(client, 'checkpoint', { task: 'payments', failed: ['mocking the payment gateway hid the bug'] });
+    await call(client, 'note_progress', { text: 'the gateway sandbox is slow' });
+    const r = await call(client, 'search', { query: 'mock gateway' });
+    assert.equal(r.isError, undefined, text(r));
+    assert.match(text(r), /^2 match\(es\) for "mock gateway", best first\.\n/);
+    assert.match(text(r), /\n {2}> \*\*mocking\*\* the payment \*\*gateway\*\* hid the bug\n/);
+    const s = structured(r) as { query: string; hits: { kind: string; field: string; project: string; agent: string; snippet: string }[] };
+    assert.deepEqual(s.hits.map((h) => [h.kind, h.field, h.project, h.agent]), [['checkpoint', 'failed', 'kestrel', 'test-agent'], ['note', 'text', 'kestrel', 'test-agent']]);
+    const notes = structured(await call(client, 'search', { query: 'gateway', kind: 'note', project: 'kestrel', limit: 5 })) as { hits: unknown[] };
+    assert.equal(notes.hits.length, 1);
+    const odd = await call(client, 'search', { query: 'gateway" OR (NEAR*' });
+    assert.equal(odd.isError, undefined, text(odd));
+    const bad = await call(client, 'search', { query: '"()"' });
+    assert.equal(bad.isError, true);
+    assert.match(text(bad), /Give a few words/);
+  });
+
   it('closes an abandoned session (notes back-dated with baton note --at) and refuses a second close', async () => {
     const eightHoursAgo = String(Math.floor(Date.now() / 1000) - 8 * 3600);
     for (const t of ['half-migrated the schema', 'users table done, orders not']) {
@@ -217,7 +236,7 @@ describe('baton mcp (the SDK client over stdio, real vault)', function () {
     assert.match(text(unknown), /No open session nope/);
     const invalid = await call(client, 'why', { file: 42 });
     assert.equal(invalid.isError, true);
-    assert.equal((await client.listTools()).tools.length, 11, 'still serving');
+    assert.equal((await client.listTools()).tools.length, 12, 'still serving');
     assert.ok(!fs.existsSync(path.join(vault, 'sessions', 'kestrel')), 'nothing written by the failures');
   });
 

@@ -93,9 +93,10 @@ describe('search: full-text over checkpoints, notes and plans', () => {
     assert.equal((await v.baton.search({ query: 'or' })).length, 1, '"or" is a word like any other');
     assert.equal((await v.baton.search({ query: '(gate' })).length, 1);
     await fc.assert(
-      fc.asyncProperty(fc.string({ unit: 'grapheme', maxLength: 40 }), async (q) => {
+      fc.asyncProperty(fc.string({ unit: 'grapheme', maxLength: 40 }), fc.boolean(), async (q, deadEnds) => {
         try {
-          await v.baton.search({ query: q });
+          if (deadEnds) await v.baton.beforeYouTry(q);
+          else await v.baton.search({ query: q });
         } catch (err) {
           assert.ok(err instanceof BatonError && err.kind === 'usage', `${JSON.stringify(q)}: ${String(err)}`);
         }
@@ -142,5 +143,30 @@ describe('search: full-text over checkpoints, notes and plans', () => {
     await assert.rejects(v.baton.search({ query: 'x', kind: 'decision' }), /checkpoint, note, plan/);
     await assert.rejects(v.baton.search({ query: 'x', since: 'yesterday' }), /is not a time/);
     await assert.rejects(v.baton.search({ query: 'x', limit: 0 }), /limit must be/);
+  });
+});
+
+describe('before_you_try on the search engine', () => {
+  let v: TempVault;
+  beforeEach(() => {
+    v = tempVault();
+  });
+  afterEach(() => v.cleanup());
+
+  it('finds a dead end in another tense, best first, with who ruled it out, when and where; one shared word is not enough', async () => {
+    await v.baton.commit({ scope: 'kestrel', agent: 'claude', fields: { task: 'a', failed: ['mocking the payment gateway hid the bug', 'a read replica lagged'] }, at: v.clock.t - 100 });
+    await v.baton.commit({ scope: 'kestrel/wt', agent: 'codex', fields: { task: 'b', failed: ['the gateway mocks were stale'] } });
+    await v.baton.commit({ scope: 'heron', agent: 'cursor', fields: { task: 'c', failed: ['payment retries doubled charges'] } });
+    const found = await v.baton.beforeYouTry('mock the payment gateway');
+    assert.deepEqual(found.map((d) => [d.text, d.agent, d.project]), [
+      ['mocking the payment gateway hid the bug', 'claude', 'kestrel'],
+      ['the gateway mocks were stale', 'codex', 'kestrel/wt'],
+    ]);
+    assert.equal(found[0].slug, `sessions/kestrel/${found[0].session}`);
+    assert.equal(found[0].ts, v.clock.t - 100);
+    assert.deepEqual((await v.baton.beforeYouTry('mock the payment gateway', 'heron')).map((d) => d.text), []);
+    assert.deepEqual((await v.baton.beforeYouTry('replicas')).map((d) => d.text), ['a read replica lagged']);
+    // Words found only in other fields are no dead end.
+    assert.deepEqual(await v.baton.beforeYouTry('task'), []);
   });
 });

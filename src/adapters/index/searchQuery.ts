@@ -29,9 +29,14 @@ const SNIPPET_TOKENS = 24;
 
 const KIND_OF = new Map<number, SearchKind>(SEARCH_KINDS.map((k) => [DOC_KIND[k], k]));
 
-/** Each word a quoted phrase (the words hold no quote: see queryWords), in the given columns when asked. */
-const phrases = (words: string[], joiner: string, fields?: SearchField[]): string =>
-  words.map((w) => (fields?.length ? `(${fields.map((f) => `${f}:"${w}"`).join(' OR ')})` : `"${w}"`)).join(joiner);
+/**
+ * Each word a quoted phrase (the words hold no quote: see queryWords). In one
+ * column it is `column:word`, bare: this SQLite (3.49, sql.js 1.17) reads
+ * `column:"word"` as something else (tried: one phrase for the whole query, or
+ * no rows), and a lower-case word of letters and digits is never an operator
+ * (those are upper case: AND, OR, NOT, NEAR).
+ */
+const phrases = (words: string[], joiner: string, field?: SearchField): string => words.map((w) => (field ? `${field}:${w}` : `"${w}"`)).join(joiner);
 
 interface Candidate {
   docid: number;
@@ -43,6 +48,8 @@ interface Candidate {
 
 /** The table-wide figures BM25 needs: rows, average length per column, rows holding each phrase per column. */
 interface Globals {
+  /** Phrases in the query, as FTS parsed it. */
+  phrases: number;
   rows: number;
   avg: number[];
   /** [phrase * COLUMNS + column]: rows with the phrase in that column. */
@@ -51,26 +58,27 @@ interface Globals {
 
 export function searchText(sql: Statements, scopeNames: ReadonlyMap<number, string>, q: TextQuery): TextHit[] {
   if (q.words.length === 0 || q.limit <= 0) return [];
-  const any = phrases(q.words, ' OR ', q.fields);
-  const globals = globalsOf(sql, any, q.words.length);
+  const any = phrases(q.words, ' OR ', q.field);
+  const globals = globalsOf(sql, any);
   if (!globals) return [];
   const filter = filterSql(scopeNames, q);
-  let found = candidates(sql, phrases(q.words, ' ', q.fields), filter, globals, q.words.length);
-  if (found.length < q.limit && q.words.length > 1) found = candidates(sql, any, filter, globals, q.words.length);
+  let found = candidates(sql, phrases(q.words, ' ', q.field), filter, globals);
+  if (found.length < q.limit && q.words.length > 1) found = candidates(sql, any, filter, globals);
   found.sort((a, b) => b.matched - a.matched || b.score - a.score || b.ts - a.ts || b.docid - a.docid);
   return found.slice(0, q.limit).map((c) => hitOf(sql, scopeNames, any, c));
 }
 
-function globalsOf(sql: Statements, match: string, phraseCount: number): Globals | null {
+function globalsOf(sql: Statements, match: string): Globals | null {
   const row = sql.rows<[Uint8Array]>("SELECT matchinfo(fts, 'pcnax') AS mi FROM fts WHERE fts MATCH ? LIMIT 1", [match])[0];
   if (!row) return null;
   const m = ints(row[0]);
   // p c n a[c] x[3*c*p]
+  const phrases = m[0];
   const rows = m[2];
   const avg = Array.from(m.subarray(3, 3 + COLUMNS));
   const df: number[] = [];
-  for (let i = 0; i < phraseCount * COLUMNS; i++) df.push(m[3 + COLUMNS + i * 3 + 2]);
-  return { rows, avg, df };
+  for (let i = 0; i < phrases * COLUMNS; i++) df.push(m[3 + COLUMNS + i * 3 + 2]);
+  return { phrases, rows, avg, df };
 }
 
 interface Filter {
@@ -110,17 +118,18 @@ const CANDIDATES = `SELECT docid, mi, ts FROM (
   LEFT JOIN plans p ON fts.docid % 4 = 2 AND p.id = fts.docid / 4
   WHERE fts MATCH ?)`;
 
-function candidates(sql: Statements, match: string, filter: Filter, g: Globals, phraseCount: number): Candidate[] {
+function candidates(sql: Statements, match: string, filter: Filter, g: Globals): Candidate[] {
   const out: Candidate[] = [];
   sql.each<[number, Uint8Array, number]>(`${CANDIDATES} ${filter.where}`, [match, ...filter.params], ([docid, mi, ts]) => {
-    out.push({ docid, ts, ...score(ints(mi), g, phraseCount) });
+    out.push({ docid, ts, ...score(ints(mi), g) });
     return true;
   });
   return out;
 }
 
 /** BM25 of one row from its 'yl' matchinfo: y[phrase * COLUMNS + column] hits, then l[column] lengths. */
-function score(m: Int32Array, g: Globals, phraseCount: number): { matched: number; score: number; field: number } {
+function score(m: Int32Array, g: Globals): { matched: number; score: number; field: number } {
+  const phraseCount = g.phrases;
   let matched = 0;
   let total = 0;
   const byColumn = new Array<number>(COLUMNS).fill(0);
