@@ -1,5 +1,5 @@
 // Baton as VS Code language-model tools, so Copilot agent mode can note,
-// checkpoint, hand off, resume and ask why without an MCP server. The names,
+// checkpoint, hand off, resume, ask why and search without an MCP server. The names,
 // descriptions and input schemas the model sees are declared in package.json
 // (`contributes.languageModelTools`); this file answers the calls. Older VS
 // Code builds without `vscode.lm.registerTool` simply get no tools.
@@ -7,6 +7,7 @@ import * as vscode from 'vscode';
 import type { Baton } from '../core/baton';
 import type { GitState } from '../core/model';
 import { renderHandover, renderTouches } from '../core/handover';
+import { renderSearchHits } from '../core/searchHits';
 import { safeScope } from '../core/names';
 import { checkpointFields, type LooseFields } from '../app/checkpointFields';
 import { commitAsAgent } from '../app/commit';
@@ -15,7 +16,7 @@ import { resume } from '../app/resume';
 /** The agent name Copilot's writes are recorded under unless the model names another. */
 export const DEFAULT_LM_AGENT = 'copilot';
 
-export const LM_TOOL_NAMES = ['baton_note', 'baton_checkpoint', 'baton_handoff', 'baton_resume', 'baton_why'] as const;
+export const LM_TOOL_NAMES = ['baton_note', 'baton_checkpoint', 'baton_handoff', 'baton_resume', 'baton_why', 'baton_search'] as const;
 
 export interface LmToolsOptions {
   /** Git state for a checkpoint of `scope` (the extension knows which folder is that project, and whether git may run). */
@@ -32,7 +33,7 @@ const text = (v: unknown): string => (typeof v === 'string' ? v : '');
 const result = (s: string): vscode.LanguageModelToolResult => new vscode.LanguageModelToolResult([new vscode.LanguageModelTextPart(s)]);
 
 /**
- * Registers the five tools if this VS Code has the API; returns whether it
+ * Registers the tools if this VS Code has the API; returns whether it
  * did. `baton` may be a getter, because the extension rebuilds its core when
  * the vault setting changes; `getScope` is the workspace's project. Every
  * failure becomes the tool's text (the model reads why), never a throw into chat.
@@ -120,6 +121,18 @@ export function registerLmTools(
           return renderTouches(file, touches, Math.floor(Date.now() / 1000));
         }),
         prepareInvocation: () => ({ invocationMessage: 'Asking Baton which sessions touched the file' }),
+      },
+    ],
+    [
+      'baton_search',
+      {
+        invoke: guard<{ query?: string; project?: string; kind?: string; limit?: number }>(async (i) => {
+          const query = text(i.query);
+          const limit = typeof i.limit === 'number' && i.limit > 0 ? Math.floor(i.limit) : undefined;
+          const hits = await core().search({ query, project: text(i.project).trim() || undefined, kind: text(i.kind) || undefined, limit });
+          return renderSearchHits(query, hits, Math.floor(Date.now() / 1000));
+        }),
+        prepareInvocation: () => ({ invocationMessage: 'Searching the Baton vault' }),
       },
     ],
   ];

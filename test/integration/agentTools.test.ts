@@ -88,6 +88,10 @@ describe('agents inside VS Code', () => {
 
     const resume = await vscode.lm.invokeTool('baton_resume', { input: { project: 'lmtools' }, toolInvocationToken: undefined });
     assert.match(textOf(resume), /\n {2}- copilot, \d+[smhd] ago:\n {4}> copilot tried the retry wrapper\n/, 'the note is quoted under who wrote it');
+
+    const search = await vscode.lm.invokeTool('baton_search', { input: { query: 'retry wrappers', project: 'lmtools', kind: 'note' }, toolInvocationToken: undefined });
+    assert.match(textOf(search), /^1 match\(es\) for "retry wrappers", best first\./, textOf(search));
+    assert.match(textOf(search), /\n {2}> copilot tried the \*\*retry\*\* \*\*wrapper\*\*\n/, 'stemmed, marked and quoted');
   });
 
   it('baton_checkpoint in the workspace’s project records its git state, as Commit Checkpoint does', async function () {
