@@ -18,8 +18,14 @@ export interface ResumeBy {
   onlyWithHandover?: boolean;
 }
 
+/**
+ * The hand-over, with the few dead ends of other projects that match its
+ * latest task (`elsewhere`; the index is asked only when there is a task).
+ */
 export async function resume(baton: Baton, scope: string, by: ResumeBy): Promise<ResumeView> {
-  const view = await baton.resume(scope);
+  const found = await baton.resume(scope);
+  const task = found.latest ? found.latest.task || found.latest.next : '';
+  const view: ResumeView = { ...found, elsewhere: task.trim() ? await baton.deadEndsElsewhere(task, scope) : [] };
   if (!by.onlyWithHandover || hasHandover(view)) {
     recordResume(baton.vaultRoot, { ts: by.now, project: view.project, agent: by.agent, via: by.via });
   }

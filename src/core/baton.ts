@@ -5,7 +5,7 @@ import { refused, usage, VaultReadError, VaultWriteError } from './errors';
 import type { Abandoned, Checkpoint, Note, Plan, ProjectContinuity, Touch } from './model';
 import { emptyFields, emptyGit } from './model';
 import { rootProject, safeName, safeScope } from './names';
-import { deadEndQuery, deadEndsOfHits, significantWords } from './deadEnds';
+import { deadEndQuery, deadEndsOfHits, ELSEWHERE_MAX, neededForApproach, neededForTask, significantWords } from './deadEnds';
 import { newestFirst } from './order';
 import type { BatonDeps, DeadEnd, IndexPort, NoteLine, TextHit } from './ports';
 import { textQuery, type SearchRequest } from './search';
@@ -286,7 +286,22 @@ export class Baton {
     const words = significantWords(approach);
     if (words.length === 0) throw usage('Describe the approach in a few words, e.g. "mock the payment gateway".');
     const q = deadEndQuery(approach, project ? rootProject(safeScope(project)) : undefined);
-    return this.withIndex((index) => deadEndsOfHits(index.search(q), words.length, (hit) => index.deadEnds([hit.slug])));
+    return this.withIndex((index) => deadEndsOfHits(index.search(q), neededForApproach(words.length), (hit) => index.deadEnds([hit.slug])));
+  }
+
+  /** The few dead ends of other projects than `scope`'s that match a task (for a hand-over, labelled as such). */
+  async deadEndsElsewhere(task: string, scope: string): Promise<DeadEnd[]> {
+    const words = significantWords(task);
+    if (words.length === 0) return [];
+    const root = rootProject(safeScope(scope));
+    const q = deadEndQuery(task);
+    return this.withIndex((index) =>
+      deadEndsOfHits(
+        index.search(q).filter((h) => rootProject(h.project) !== root),
+        neededForTask(words.length),
+        (hit) => index.deadEnds([hit.slug]),
+      ).slice(0, ELSEWHERE_MAX),
+    );
   }
 
   /** Full-text search over checkpoints, open notes and plans, best first (see search.ts). */

@@ -20,6 +20,19 @@ export function deadEndQuery(approach: string, project?: string): TextQuery {
   return { words: significantWords(approach), kinds: ['checkpoint'], field: 'failed', project, limit: DEAD_END_HITS };
 }
 
+/** Shared words an approach's dead end needs: two (one, for a one-word approach). */
+export const neededForApproach = (words: number): number => Math.min(2, words);
+
+/**
+ * Shared words a dead end of another project needs to be shown beside a task:
+ * half the task's words and at least two, since nobody asked for it and a
+ * hand-over must not fill with near misses.
+ */
+export const neededForTask = (words: number): number => Math.min(words, Math.max(2, Math.ceil(words / 2)));
+
+/** At most this many dead ends of other projects are shown beside a hand-over. */
+export const ELSEWHERE_MAX = 3;
+
 const wordsOf = (text: string): Set<string> => new Set(queryWords(text).words);
 
 /**
@@ -27,10 +40,10 @@ const wordsOf = (text: string): Set<string> => new Set(queryWords(text).words);
  * checkpoint, the items holding the words the engine matched (all of them
  * when the snippet does not show which), most matched words first.
  */
-export function deadEndsOfHits(hits: readonly TextHit[], wordCount: number, itemsOf: (hit: TextHit) => DeadEnd[]): DeadEnd[] {
+export function deadEndsOfHits(hits: readonly TextHit[], needed: number, itemsOf: (hit: TextHit) => DeadEnd[]): DeadEnd[] {
   const out: DeadEnd[] = [];
   for (const hit of hits) {
-    if (hit.matched < Math.min(2, wordCount)) continue;
+    if (hit.matched < needed) continue;
     const marked = new Set(hit.marks.map(([a, b]) => hit.snippet.slice(a, b).toLowerCase()));
     const items = itemsOf(hit)
       .map((d) => {

@@ -17,6 +17,8 @@ export interface HandoverInput {
   latest: Checkpoint | null;
   uncommitted: Note[];
   abandoned: Abandoned[];
+  /** Dead ends of other projects matching the latest task. */
+  elsewhere?: DeadEnd[];
 }
 
 /** The headings of the hand-over, Baton's words (a fact about the list, not an order). */
@@ -36,6 +38,10 @@ function openNotes(header: (count: number) => string, notes: readonly Note[], no
   for (const e of editsByAgent(notes)) out.push(`Files edited by ${ident(e.agent)}, not yet checkpointed (${e.files.length}):`, ...quote(e.files.join(', ')));
   return out;
 }
+const deadEndLines = (d: DeadEnd): string[] => [
+  `  - ruled out by ${ident(d.agent)} on ${d.ts > 0 ? day(d.ts) : 'an unknown day'} in ${ident(d.project)} (${ident(d.slug)}):`,
+  ...quote(d.text, '    '),
+];
 const finish = (out: string[]): string => out.join('\n').replace(/\n{3,}/g, '\n\n').trimEnd() + '\n';
 
 /** Plain text (also valid markdown: the quotes are block quotes), stable for agents to read and for tests to match. */
@@ -75,6 +81,10 @@ export function renderHandover(h: HandoverInput, now: number): string {
   if (h.abandoned.length) {
     out.push('', `Abandoned sessions (${h.abandoned.length}), silent past 6h:`);
     for (const a of h.abandoned) out.push(`  - ${ident(a.session)} (${ident(a.agent)}, ${a.notes} notes, last ${age(now - a.lastActivity)} ago)`);
+  }
+  if (h.elsewhere?.length) {
+    out.push('', `Dead ends recorded in other projects that share words with this task (${h.elsewhere.length}; matched by words, they may not apply here):`);
+    for (const d of h.elsewhere) out.push(...deadEndLines(d));
   }
   return finish(out);
 }
@@ -129,7 +139,7 @@ export function renderTouches(file: string, touches: readonly (Touch & { origin?
 export function renderDeadEnds(approach: string, deadEnds: readonly DeadEnd[]): string {
   if (!deadEnds.length) return `No recorded dead end matches ${ident(approach)}. That does not mean it works: nobody recorded trying it.\n`;
   const out = [`Already ruled out (${deadEnds.length}):`, QUOTED_INTRO];
-  for (const d of deadEnds) out.push(`  - ruled out by ${ident(d.agent)} on ${d.ts > 0 ? day(d.ts) : 'an unknown day'} in ${ident(d.project)} (${ident(d.slug)}):`, ...quote(d.text, '    '));
+  for (const d of deadEnds) out.push(...deadEndLines(d));
   return finish(out);
 }
 

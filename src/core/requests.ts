@@ -1,6 +1,7 @@
 // What the core is asked and what it answers: the shapes every door reads
 // through src/app, kept apart from the rules in baton.ts that produce them.
 import type { Abandoned, Checkpoint, CheckpointFields, GitState, Note } from './model';
+import type { DeadEnd } from './ports';
 
 export interface CommitRequest {
   scope: string;
@@ -42,6 +43,8 @@ export interface ResumeView {
   latest: Checkpoint | null;
   uncommitted: Note[];
   abandoned: Abandoned[];
+  /** Dead ends recorded in other projects that match the latest task (every door's resume asks for them: app/resume.ts). */
+  elsewhere?: DeadEnd[];
 }
 
 export interface IndexResult {

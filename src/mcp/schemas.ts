@@ -85,6 +85,10 @@ export const resumeOutput = {
   uncommitted: z.array(noteJson),
   abandoned: z.array(abandonedJson),
   basicMemory: z.array(checkpointJsonSchema).describe("basic-memory's session notes of this project, newest first (when the server reads a basic-memory folder)."),
+  elsewhere: z
+    .array(z.object({ text: z.string(), session: z.string(), project: z.string(), agent: z.string(), ts: z.number(), slug: z.string() }))
+    .optional()
+    .describe('Dead ends recorded in other projects that share words with the latest task: matched by words, they may not apply here.'),
 };
 
 export const sessionsOutput = {

@@ -3,6 +3,8 @@ import * as fs from 'fs';
 import * as path from 'path';
 import fc from 'fast-check';
 import { BatonError } from '../../src/core/errors';
+import { resume } from '../../src/app/resume';
+import { renderHandover } from '../../src/core/handover';
 import { tempVault, type TempVault } from './support/tempVault';
 
 describe('search: full-text over checkpoints, notes and plans', () => {
@@ -168,5 +170,28 @@ describe('before_you_try on the search engine', () => {
     assert.deepEqual((await v.baton.beforeYouTry('replicas')).map((d) => d.text), ['a read replica lagged']);
     // Words found only in other fields are no dead end.
     assert.deepEqual(await v.baton.beforeYouTry('task'), []);
+  });
+});
+
+describe('the hand-over adds matching dead ends of other projects, labelled', () => {
+  let v: TempVault;
+  beforeEach(() => {
+    v = tempVault();
+  });
+  afterEach(() => v.cleanup());
+
+  it('shows the few that share most of the task’s words, never the project’s own, under their own heading', async () => {
+    await v.baton.commit({ scope: 'heron', agent: 'codex', fields: { task: 'x', failed: ['mocking the payment gateway in unit tests hid a race'] } });
+    await v.baton.commit({ scope: 'heron', agent: 'codex', fields: { task: 'y', failed: ['the gateway was down'] } });
+    await v.baton.commit({ scope: 'kestrel', agent: 'claude', fields: { task: 'mock the payment gateway for the unit tests', failed: ['mocked payment gateway: stale'] } });
+    const view = await resume(v.baton, 'kestrel', { agent: 'claude', via: 'cli', now: v.clock.t });
+    assert.deepEqual(view.elsewhere?.map((d) => [d.project, d.text]), [['heron', 'mocking the payment gateway in unit tests hid a race']]);
+    const text = renderHandover(view, v.clock.t);
+    assert.match(
+      text,
+      /\nDead ends recorded in other projects that share words with this task \(1; matched by words, they may not apply here\):\n {2}- ruled out by codex on \d{4}-\d{2}-\d{2} in heron \(sessions\/heron\/[\d-]+codex\):\n {4}> mocking the payment gateway in unit tests hid a race\n$/,
+    );
+    const none = await resume(v.baton, 'heron', { agent: 'codex', via: 'cli', now: v.clock.t });
+    assert.deepEqual(none.elsewhere, [], 'y: "the gateway was down" shares too little with "y"');
   });
 });
