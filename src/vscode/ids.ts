@@ -36,6 +36,7 @@ export const Commands = {
   refreshLauncher: 'baton.refreshLauncher',
   syncVault: 'baton.syncVault',
   shareVault: 'baton.shareVault',
+  search: 'baton.search',
 } as const;
 
 /** `contextValue`s of tree items; menus match them with `viewItem == …`. */

@@ -12,6 +12,7 @@ import type { Log } from '../log';
 import type { TranscriptDocuments } from '../transcriptDocuments';
 import { ClaudeCodeCommands } from './claudeCodeCommands';
 import { NavigationCommands } from './navigationCommands';
+import { SearchCommand } from './searchCommand';
 import { SessionCommands } from './sessionCommands';
 import { SyncCommands } from './syncCommands';
 import type { SyncController } from '../sync/syncController';
@@ -41,6 +42,7 @@ export function registerCommands({ host, files, docs, transcripts, previews, con
   const connect = new ConnectCommands(host, previews, log, connected);
   const onPath = new PathCommand(extensionPath, log, connected);
   const syncing = new SyncCommands(host, sync, log);
+  const search = new SearchCommand(host, log);
   const handlers: Record<(typeof Commands)[keyof typeof Commands], (...args: unknown[]) => unknown> = {
     [Commands.commitCheckpoint]: write.commit,
     [Commands.handOff]: write.handOff,
@@ -64,6 +66,7 @@ export function registerCommands({ host, files, docs, transcripts, previews, con
     [Commands.refreshLauncher]: onPath.refreshLauncher,
     [Commands.syncVault]: syncing.syncVault,
     [Commands.shareVault]: syncing.shareVault,
+    [Commands.search]: search.search,
   };
   return Object.entries(handlers).map(([id, handler]) => vscode.commands.registerCommand(id, handler));
 }
