@@ -28,7 +28,8 @@ export function searchPickText(hit: TextHit, now: number): SearchPickText {
   return {
     icon: KIND_ICONS[hit.kind],
     description: `${title} · ${plain(hit.project, 40)} · ${plain(hit.agent, 30)} · ${when}`,
-    detail: `${fieldLabel(hit)}: ${plain(hit.snippet, 200)}`,
+    // A list's items are a line each in the snippet: kept apart on the one line.
+    detail: `${fieldLabel(hit)}: ${plain(hit.snippet.replace(/\n+/g, ' · '), 200)}`,
   };
 }
 
