@@ -18,6 +18,7 @@ import { referenceWhy } from './reference';
 import { runInVscode } from './vscode';
 import { median, now, timed } from './stats';
 import { writeReport, type Results, type SizeResult } from './report';
+import { indexBytesWithoutText, searchPhase, withoutTextIndex } from './search';
 
 const ROOT = path.resolve(__dirname, '..', '..');
 const CACHE = path.join(ROOT, '.bench');
@@ -246,6 +247,7 @@ async function main(): Promise<void> {
     vscode: null,
     vsixBytes: process.env.BATON_BENCH_VSIX && fs.existsSync(process.env.BATON_BENCH_VSIX) ? fs.statSync(process.env.BATON_BENCH_VSIX).size : null,
     command: `npm run bench${process.argv.length > 2 ? ` -- ${process.argv.slice(2).join(' ')}` : ''}`,
+    search: null,
   };
   await loadSqlJs(); // compiled once per process; the CLI figures carry that cost, the in-process ones do not
 
@@ -264,13 +266,16 @@ async function main(): Promise<void> {
     const floors: number[] = [];
     const byteFloors: number[] = [];
     const builds: { total: number; open: number; refresh: number; save: number }[] = [];
+    const noText: number[] = [];
     for (let i = 0; i < reps(v.size); i++) {
       floors.push((await timed(() => ioFloor(v.root))).ms);
+      noText.push((await withoutTextIndex(() => coldBuild(v.root))).total);
       builds.push(await coldBuild(v.root));
       byteFloors.push((await timed(() => byteFloor(v.root))).ms);
     }
     const sizes = vaultBytes(v.root);
     const indexBytes = fs.statSync(path.join(v.root, '.baton', INDEX_FILE)).size;
+    const indexBytesNoText = await indexBytesWithoutText(v.root);
     const sr: SizeResult = {
       size: v.size,
       projects: v.manifest.projects ?? 0,
@@ -298,6 +303,9 @@ async function main(): Promise<void> {
       whyCli: [],
       reference: [],
       referenceAgrees: true,
+      buildNoText: noText,
+      buildTextRatios: builds.map((b, i) => b.total / noText[i]),
+      indexBytesNoText,
     };
     results.sizes.push(sr);
     log(`  floor ${median(floors).toFixed(0)} ms, build ${median(sr.build).toFixed(0)} ms, index ${indexBytes} B for ${sizes.bytes} B of vault`);
@@ -493,6 +501,19 @@ async function main(): Promise<void> {
     const r = await alternate(n, { why: () => runProcess([CLI, '--vault', v.root, 'why', q, '--limit', '20']) });
     sr.whyCli = r.why;
   }
+
+  // 5b. Issue 14: search in process and as a process, `baton index` with search included.
+  results.search = await searchPhase(vaults, {
+    ensureVault: (size) => ensureVault('checkpoints', size),
+    coldBuild,
+    extensionBaton,
+    runProcess: (args) => runProcess(args),
+    ioFloor,
+    cli: CLI,
+    now,
+    log,
+    quick: opts.quick,
+  });
 
   // 6. The real VS Code: activation with the largest vault and with an empty one; CodeLens and hover.
   if (opts.vscode) {

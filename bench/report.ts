@@ -37,6 +37,19 @@ export interface SizeResult {
   /** The reference algorithm, per question. */
   reference: number[];
   referenceAgrees: boolean;
+  /** Cold builds with the text index's writes switched off (BATON_INDEX_TEXT=0), each beside one of `build`. */
+  buildNoText: number[];
+  /** build / buildNoText, each pair measured back to back. */
+  buildTextRatios: number[];
+  /** The saved index with its FTS table dropped and vacuumed. */
+  indexBytesNoText: number;
+}
+
+/** Issue 14's figures (bench/search.ts). */
+export interface SearchResults {
+  inProcess: { size: number; first: number[]; best: number[]; hits: number; queries: number }[];
+  cli: { small: number[]; mid: number[]; smallSize: number; midSize: number };
+  indexCli: { ms: number[]; floor: number[]; size: number };
 }
 
 export interface Results {
@@ -54,6 +67,7 @@ export interface Results {
   /** The .vsix `npm run package` makes, when vsce could build it. */
   vsixBytes: number | null;
   command: string;
+  search: SearchResults | null;
 }
 
 const p99 = (xs: number[]): number => percentile(xs, 99);
@@ -283,6 +297,7 @@ export function writeReport(file: string, r: Results): void {
       '',
     ]);
   } else row(['extension host heap growth, 100k vault', 'report', 'not measured (see the VS Code rows)', '']);
+  searchGoals(r, sizes, row, name);
   row(['`.vsix` size (`npm run package`)', '≤ 2 MB', r.vsixBytes === null ? 'not measured (vsce failed; see the log)' : bytes(r.vsixBytes), r.vsixBytes === null ? '' : met(r.vsixBytes <= 2 * 1024 * 1024)]);
   L.push('');
 
@@ -325,6 +340,16 @@ export function writeReport(file: string, r: Results): void {
   line('why, reference algorithm, per question', (s) => median(s.reference), dur);
   line('**reference / Baton.why p99**', (s) => median(s.reference) / p99(s.why), ratio, false);
   line('`baton why` as a whole process', (s) => median(s.whyCli), dur);
+  line('index without its text index (FTS table dropped, vacuumed)', (s) => s.indexBytesNoText, bytes);
+  line('cold build without the text index\'s writes', (s) => median(s.buildNoText), dur);
+  line('**cold build / the same without the text index** (paired)', (s) => median(s.buildTextRatios), ratio, false);
+  if (r.search) {
+    const by = (s: SizeResult): SearchResults['inProcess'][number] | undefined => r.search?.inProcess.find((x) => x.size === s.size);
+    line('search, `Baton.search(q, 20)` warm, p50', (s) => p50(by(s)?.first ?? []), dur);
+    line('search, `Baton.search(q, 20)` warm, **p99**', (s) => p99(by(s)?.first ?? []), dur);
+    line('search, best of three, p99', (s) => p99(by(s)?.best ?? []), dur);
+    line('search, hits per question (at most 20)', (s) => (by(s)?.hits ?? 0) / Math.max(1, by(s)?.queries ?? 1), (x) => x.toFixed(1), false);
+  }
   L.push('');
   if (r.notes) {
     L.push('## Working notes');
@@ -351,6 +376,53 @@ export function writeReport(file: string, r: Results): void {
   const at = previous.indexOf(FINDINGS_MARKER);
   const findings = at >= 0 ? previous.slice(at + FINDINGS_MARKER.length).replace(/^\n+/, '') : DEFAULT_FINDINGS;
   fs.writeFileSync(file, L.join('\n') + findings);
+}
+
+/** The goal rows of issue 14 (search), beside issue 6's. */
+function searchGoals(r: Results, sizes: SizeResult[], row: (cells: string[]) => void, name: (n: number) => string): void {
+  const large = sizes[sizes.length - 1];
+  const textCost = median(large.buildTextRatios) - 1;
+  row([
+    `cold build of ${name(large.size)} with the text index / without its writes (paired)`,
+    '≤ +25%',
+    `+${pct(textCost)} (${dur(median(large.build))} vs ${dur(median(large.buildNoText))})`,
+    met(textCost <= 0.25),
+  ]);
+  const refreshKept = median(large.refreshOne) / median(large.build);
+  row([`refresh after one checkpoint / cold build, ${name(large.size)}, text index included (kept open)`, '≤ 1%', `${pct(refreshKept)} (${dur(median(large.refreshOne))})`, met(refreshKept <= 0.01)]);
+  const half = large.indexBytes / large.vaultBytes;
+  row([
+    `index size / vault size, ${name(large.size)}, text index included`,
+    '≤ 0.5×',
+    `${ratio(half)} (${bytes(large.indexBytes)}; without the text index ${bytes(large.indexBytesNoText)}, ${ratio(large.indexBytesNoText / large.vaultBytes)})`,
+    met(half <= 0.5),
+  ]);
+  if (!r.search) return;
+  const top = r.search.inProcess.find((x) => x.size === large.size);
+  if (top) {
+    row([
+      `search p99 in process, ${name(large.size)} checkpoints, ${top.queries} questions (2-3 words of a recorded item, sometimes one), warm`,
+      '≤ 10 ms',
+      `${dur(p99(top.first))} (p50 ${dur(p50(top.first))}; best of three p99 ${dur(p99(top.best))})`,
+      met(p99(top.first) <= 10),
+    ]);
+  }
+  const c = r.search.cli;
+  const cliRatio = median(c.mid) / median(c.small);
+  row([
+    `\`baton search\` as a process, ${name(c.midSize)} / ${name(c.smallSize)} checkpoints (medians)`,
+    '≤ 1.5×',
+    `${ratio(cliRatio)} (${dur(median(c.mid))} vs ${dur(median(c.small))})`,
+    met(cliRatio <= 1.5),
+  ]);
+  const ix = r.search.indexCli;
+  const ixRatio = median(ix.ms) / median(ix.floor);
+  row([
+    `\`baton index\` from a deleted \`.baton/\` of ${name(ix.size)}, as a process / reading its files, search included`,
+    '≤ 3×',
+    `${ratio(ixRatio)} (${dur(median(ix.ms))} vs ${dur(median(ix.floor))})`,
+    met(ixRatio <= 3),
+  ]);
 }
 
 /** Everything after this line in BENCHMARKS.md is kept from run to run. */

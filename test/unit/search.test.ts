@@ -47,6 +47,20 @@ describe('search: full-text over checkpoints, notes and plans', () => {
     assert.deepEqual(same.map((h) => h.title), ['new: the policy on retry', 'old: the policy on retry'], 'same text: the newer first');
   });
 
+  it('puts every word first even where one rare word scores higher by BM25', async () => {
+    for (let i = 0; i < 8; i++) await v.baton.commit({ scope: 'filler', agent: 'claude', fields: { task: `retry number ${i}` } });
+    await v.baton.commit({ scope: 'kestrel', agent: 'claude', fields: { task: 'zebra zebra zebra' } });
+    await v.baton.commit({
+      scope: 'kestrel',
+      agent: 'claude',
+      fields: { task: 'retry and zebra', state: 'a much longer text about many other things, going on and on, which makes the row long and its words weigh less' },
+    });
+    const [first, second] = await v.baton.search({ query: 'retry zebra' });
+    assert.equal(first.title, 'retry and zebra');
+    assert.equal(second.title, 'zebra zebra zebra');
+    assert.ok(second.score > first.score, `BM25 alone would put the rare word first (${second.score} > ${first.score})`);
+  });
+
   it('finds open notes and plans, each with its kind, and filters by kind, agent and time', async () => {
     await v.baton.note('kestrel', 'claude', 'the webhook signature uses the raw body');
     v.advance(60);

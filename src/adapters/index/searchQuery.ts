@@ -64,8 +64,31 @@ export function searchText(sql: Statements, scopeNames: ReadonlyMap<number, stri
   const filter = filterSql(scopeNames, q);
   let found = candidates(sql, phrases(q.words, ' ', q.field), filter, globals);
   if (found.length < q.limit && q.words.length > 1) found = candidates(sql, any, filter, globals);
-  found.sort((a, b) => b.matched - a.matched || b.score - a.score || b.ts - a.ts || b.docid - a.docid);
-  return found.slice(0, q.limit).map((c) => hitOf(sql, scopeNames, any, c));
+  return best(sql, found, q.limit).map((c) => hitOf(sql, scopeNames, any, c));
+}
+
+const byRelevance = (a: Candidate, b: Candidate): number => b.matched - a.matched || b.score - a.score;
+
+/**
+ * The best `limit`, recency breaking ties. A row's time is read only for the
+ * candidates tied with the last one kept (a query without filters reads no
+ * other table for its thousands of rows).
+ */
+function best(sql: Statements, found: Candidate[], limit: number): Candidate[] {
+  found.sort((a, b) => byRelevance(a, b) || b.docid - a.docid);
+  if (found.length <= limit) return withTimes(sql, found).sort((a, b) => byRelevance(a, b) || b.ts - a.ts || b.docid - a.docid);
+  const last = found[limit - 1];
+  let end = limit;
+  while (end < found.length && byRelevance(found[end], last) === 0) end++;
+  let start = limit - 1;
+  while (start > 0 && byRelevance(found[start - 1], last) === 0) start--;
+  const tied = withTimes(sql, found.slice(start, end)).sort((a, b) => b.ts - a.ts || b.docid - a.docid);
+  return [...found.slice(0, start), ...tied].slice(0, limit);
+}
+
+function withTimes(sql: Statements, cs: Candidate[]): Candidate[] {
+  for (const c of cs) if (c.ts < 0) c.ts = rowOf(sql, KIND_OF.get(c.docid % 4) ?? 'checkpoint', Math.floor(c.docid / 4))?.ts ?? 0;
+  return cs;
 }
 
 function globalsOf(sql: Statements, match: string): Globals | null {
@@ -84,6 +107,8 @@ function globalsOf(sql: Statements, match: string): Globals | null {
 interface Filter {
   where: string;
   params: (string | number)[];
+  /** Whether the filter needs the row of each match (its scope, agent or time), not only its docid. */
+  rows: boolean;
 }
 
 /** The request's filters as SQL over the row's kind, scope, agent and time (ids inlined: they are numbers). */
@@ -104,7 +129,7 @@ function filterSql(scopeNames: ReadonlyMap<number, string>, q: TextQuery): Filte
     where.push('ts >= ?');
     params.push(q.since);
   }
-  return { where: where.length ? `WHERE ${where.join(' AND ')}` : '', params };
+  return { where: where.length ? `WHERE ${where.join(' AND ')}` : '', params, rows: params.length > 0 || q.project !== undefined };
 }
 
 const CANDIDATES = `SELECT docid, mi, ts FROM (
@@ -118,9 +143,12 @@ const CANDIDATES = `SELECT docid, mi, ts FROM (
   LEFT JOIN plans p ON fts.docid % 4 = 2 AND p.id = fts.docid / 4
   WHERE fts MATCH ?)`;
 
+/** Without a filter on the rows, the docids alone: no join for each of the (maybe many) matches. */
+const BARE = "SELECT docid, mi, -1 AS ts FROM (SELECT docid, matchinfo(fts, 'yl') AS mi, docid % 4 AS kind FROM fts WHERE fts MATCH ?)";
+
 function candidates(sql: Statements, match: string, filter: Filter, g: Globals): Candidate[] {
   const out: Candidate[] = [];
-  sql.each<[number, Uint8Array, number]>(`${CANDIDATES} ${filter.where}`, [match, ...filter.params], ([docid, mi, ts]) => {
+  sql.each<[number, Uint8Array, number]>(`${filter.rows ? CANDIDATES : BARE} ${filter.where}`, [match, ...filter.params], ([docid, mi, ts]) => {
     out.push({ docid, ts, ...score(ints(mi), g) });
     return true;
   });

@@ -11,19 +11,28 @@ const TEXT_INSERT = 'INSERT INTO fts(docid, state) VALUES (?, ?)';
 const DELETE = 'DELETE FROM fts WHERE docid = ?';
 
 export class TextIndex {
+  /**
+   * BATON_INDEX_TEXT=0 writes no rows: the benchmark's one way to weigh what
+   * the text index costs a cold build, side by side (bench/search.ts). Search
+   * then finds nothing; nothing else changes.
+   */
+  private readonly on = process.env.BATON_INDEX_TEXT !== '0';
+
   constructor(private readonly sql: Statements) {}
 
   /** `fields` in SEARCH_FIELDS order; a checkpoint with no text has no row. */
   putCheckpoint(id: number, fields: readonly string[]): void {
-    if (fields.every((f) => f === '')) return;
+    if (!this.on || fields.every((f) => f === '')) return;
     this.sql.run(CHECKPOINT_INSERT, [docId(id, 'checkpoint'), ...fields.map(searchable)]);
   }
 
   putNote(rowid: number, text: string): void {
+    if (!this.on) return;
     this.sql.run(TEXT_INSERT, [docId(rowid, 'note'), searchable(text)]);
   }
 
   putPlan(id: number, text: string): void {
+    if (!this.on) return;
     this.sql.run(TEXT_INSERT, [docId(id, 'plan'), searchable(text)]);
   }
 
