@@ -16,7 +16,7 @@ export interface Handover {
 }
 
 export async function handoverOf(deps: McpDeps, scope: string, agent: string): Promise<Handover> {
-  const view = await resume(deps.baton, scope, { agent, via: 'mcp', now: deps.now() });
+  const view = await resume(deps.baton, scope, { agent, via: 'mcp', now: deps.now(), elsewhere: true });
   const theirs = basicMemorySessionsOf(deps.basicMemoryDir, scope);
   const now = deps.now();
   return { view, theirs, text: renderHandover(view, now) + renderOthers('basic-memory session notes', theirs, now) };

@@ -106,7 +106,7 @@ export function registerLmTools(
         invoke: guard<{ project?: string; agent?: string }>(async (i) => {
           const scope = scopeOf(i.project);
           const now = Math.floor(Date.now() / 1000);
-          const view = await resume(core(), scope, { agent: agentOf(i.agent), via: 'vscode', now });
+          const view = await resume(core(), scope, { agent: agentOf(i.agent), via: 'vscode', now, elsewhere: true });
           return renderHandover(view, now);
         }),
         prepareInvocation: () => ({ invocationMessage: "Reading the project's Baton hand-over" }),

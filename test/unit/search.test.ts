@@ -198,14 +198,22 @@ describe('the hand-over adds matching dead ends of other projects, labelled', ()
     await v.baton.commit({ scope: 'heron', agent: 'codex', fields: { task: 'x', failed: ['mocking the payment gateway in unit tests hid a race'] } });
     await v.baton.commit({ scope: 'heron', agent: 'codex', fields: { task: 'y', failed: ['the gateway was down'] } });
     await v.baton.commit({ scope: 'kestrel', agent: 'claude', fields: { task: 'mock the payment gateway for the unit tests', failed: ['mocked payment gateway: stale'] } });
-    const view = await resume(v.baton, 'kestrel', { agent: 'claude', via: 'cli', now: v.clock.t });
+    const view = await resume(v.baton, 'kestrel', { agent: 'claude', via: 'mcp', now: v.clock.t, elsewhere: true });
     assert.deepEqual(view.elsewhere?.map((d) => [d.project, d.text]), [['heron', 'mocking the payment gateway in unit tests hid a race']]);
     const text = renderHandover(view, v.clock.t);
     assert.match(
       text,
       /\nDead ends recorded in other projects that share words with this task \(1; matched by words, they may not apply here\):\n {2}- ruled out by codex on \d{4}-\d{2}-\d{2} in heron \(sessions\/heron\/[\d-]+codex\):\n {4}> mocking the payment gateway in unit tests hid a race\n$/,
     );
-    const none = await resume(v.baton, 'heron', { agent: 'codex', via: 'cli', now: v.clock.t });
+    const none = await resume(v.baton, 'heron', { agent: 'codex', via: 'mcp', now: v.clock.t, elsewhere: true });
     assert.deepEqual(none.elsewhere, [], 'y: "the gateway was down" shares too little with "y"');
+  });
+
+  it('is not asked by a one-shot process (baton resume, a hook at session start), which would load the whole index for it', async () => {
+    await v.baton.commit({ scope: 'heron', agent: 'codex', fields: { task: 'x', failed: ['mocking the payment gateway in unit tests hid a race'] } });
+    await v.baton.commit({ scope: 'kestrel', agent: 'claude', fields: { task: 'mock the payment gateway for the unit tests' } });
+    const view = await resume(v.baton, 'kestrel', { agent: 'claude', via: 'hook', now: v.clock.t });
+    assert.deepEqual(view.elsewhere, []);
+    assert.doesNotMatch(renderHandover(view, v.clock.t), /other projects/);
   });
 });

@@ -37,7 +37,7 @@ export class SessionCommands {
     if (!project) return undefined;
     try {
       const now = systemClock.now();
-      const view = await resume(this.host.session.baton, project, { agent: this.host.agent, via: 'vscode', now });
+      const view = await resume(this.host.session.baton, project, { agent: this.host.agent, via: 'vscode', now, elsewhere: true });
       const text = renderHandover(view, now);
       await this.docs.show(view.project, text);
       void vscode.window.showInformationMessage(`Hand-over of ${view.project} is open.`, 'Copy').then((pick) => {
