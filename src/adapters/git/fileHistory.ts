@@ -83,7 +83,7 @@ export class FileHistory {
   }
 
   /** A fingerprint of where HEAD points, or null when it cannot be told without git. */
-  private async headOf(dir: string): Promise<string | null> {
+  async headOf(dir: string): Promise<string | null> {
     const dirs = await this.gitDirs(dir);
     if (!dirs) return null;
     try {

@@ -1,0 +1,180 @@
+// Which checkpoint's session made a commit, and so wrote a line. Pure: git's
+// answers (the blame's sha per line, the commit graph) come in as data.
+//
+// A commit belongs to a checkpoint of the project (any of its scopes) when it
+// is reachable from that checkpoint's recorded commit, not from the previous
+// checkpoint's commit in the same scope, and was made (author time, which a
+// rebase keeps) after that session began: its first folded note, else the
+// previous checkpoint of the scope. A checkpoint that recorded the commits it
+// covers (`commits`, a key of Baton's own) is taken at its word, with no walk.
+// Everything else is nobody's: history from before any session, commits no
+// checkpoint covers yet, lines not committed.
+import type { Checkpoint } from './model';
+
+/** The frontmatter key (Baton's own; Logos keeps and ignores it) listing the commits a checkpoint covers. */
+export const COMMITS_KEY = 'commits';
+
+export interface BlamedCommit {
+  sha: string;
+  authorTime: number;
+}
+
+export interface Attribution {
+  /** 1-based, inclusive. */
+  start: number;
+  end: number;
+  /** The commit of the range's first line (full sha). */
+  commit: string;
+  checkpoint: Checkpoint;
+}
+
+interface Covering {
+  cp: Checkpoint;
+  commit: string;
+  previous: string;
+  /** Unix seconds; undefined when the session's start cannot be told (then history gives it nothing). */
+  start: number | undefined;
+  recorded: string[];
+}
+
+/** The commits a checkpoint says it covers, when it says so; undefined for one that does not. */
+export function recordedCommits(cp: Checkpoint): string[] | undefined {
+  const v = cp.extra[COMMITS_KEY];
+  if (!Array.isArray(v)) return undefined;
+  return v.filter((s): s is string => typeof s === 'string' && /^[0-9a-f]{4,40}$/i.test(s)).map((s) => s.toLowerCase());
+}
+
+/** `YYYYMMDD-HHMMSS` at the start of a session id, as unix seconds; undefined when it has none. */
+export function stampTime(id: string): number | undefined {
+  const m = /^(\d{4})(\d{2})(\d{2})-(\d{2})(\d{2})(\d{2})/.exec(id);
+  if (!m) return undefined;
+  const ms = Date.UTC(+m[1], +m[2] - 1, +m[3], +m[4], +m[5], +m[6]);
+  return Number.isNaN(ms) ? undefined : ms / 1000;
+}
+
+/** Per checkpoint: its commit, the previous one's in its scope, and when its session began. */
+function coverings(checkpoints: readonly Checkpoint[]): Covering[] {
+  const byScope = new Map<string, Checkpoint[]>();
+  for (const cp of checkpoints) push(byScope, cp.project, cp);
+  const out: Covering[] = [];
+  for (const list of byScope.values()) {
+    list.sort((a, b) => a.ts - b.ts || a.session.localeCompare(b.session));
+    let previousCommit = '';
+    list.forEach((cp, i) => {
+      const folded = Array.isArray(cp.extra.folded) ? (cp.extra.folded as unknown[]).filter((x): x is string => typeof x === 'string') : [];
+      const starts = folded.map(stampTime).filter((t): t is number => t !== undefined);
+      const start = starts.length ? Math.min(...starts) : i > 0 ? list[i - 1].ts : undefined;
+      out.push({ cp, commit: cp.git.commit.toLowerCase(), previous: previousCommit, start, recorded: recordedCommits(cp) ?? [] });
+      if (cp.git.commit) previousCommit = cp.git.commit.toLowerCase();
+    });
+  }
+  // The first checkpoint to cover a commit is the session that made it (a worktree's, before the merge into main).
+  return out.sort((a, b) => a.cp.ts - b.cp.ts || a.cp.session.localeCompare(b.cp.session));
+}
+
+/** The earliest session start of any checkpoint: no commit before it can be anyone's. */
+export function earliestStart(checkpoints: readonly Checkpoint[]): number {
+  const starts = coverings(checkpoints)
+    .map((c) => c.start)
+    .filter((t): t is number => t !== undefined);
+  return starts.length ? Math.min(...starts) : Number.POSITIVE_INFINITY;
+}
+
+/** The checkpoints' recorded commits, the tips the commit graph is read from. */
+export const checkpointTips = (checkpoints: readonly Checkpoint[]): string[] => [...new Set(checkpoints.map((c) => c.git.commit).filter(Boolean))];
+
+const matches = (short: string, full: string): boolean => short.length >= 4 && full.startsWith(short);
+
+/**
+ * The checkpoint each blamed commit belongs to. `graph` maps a full sha to its
+ * parents, for commits reachable from HEAD and the checkpoints' commits (it
+ * may stop at the earliest session start: older commits are nobody's).
+ */
+export function attributeCommits(
+  commits: readonly BlamedCommit[],
+  checkpoints: readonly Checkpoint[],
+  graph: ReadonlyMap<string, readonly string[]>,
+): Map<string, Checkpoint> {
+  const covers = coverings(checkpoints);
+  const out = new Map<string, Checkpoint>();
+  const wanted = commits.filter((c) => !/^0+$/.test(c.sha));
+  if (wanted.length === 0) return out;
+  // A recorded list answers without a walk.
+  for (const c of wanted) {
+    const by = covers.find((k) => k.recorded.some((r) => matches(r, c.sha)));
+    if (by) out.set(c.sha, by.cp);
+  }
+  const rest = wanted.filter((c) => !out.has(c.sha) && graph.has(c.sha));
+  if (rest.length === 0) return out;
+  const full = resolver(graph);
+  const children = new Map<string, string[]>();
+  for (const [sha, parents] of graph) for (const p of parents) push(children, p, sha);
+  const walked = covers
+    .filter((k) => k.recorded.length === 0 && k.commit && k.start !== undefined)
+    .map((k) => ({ k, tip: full(k.commit), previous: k.previous ? full(k.previous) : undefined }))
+    .filter((w): w is typeof w & { tip: string } => w.tip !== undefined);
+  for (const c of rest) {
+    const after = descendants(c.sha, children);
+    const by = walked.find((w) => c.authorTime >= (w.k.start as number) && after.has(w.tip) && !(w.previous && after.has(w.previous)));
+    if (by) out.set(c.sha, by.k.cp);
+  }
+  return out;
+}
+
+/** The commit itself and every commit that has it in its history. */
+function descendants(sha: string, children: ReadonlyMap<string, readonly string[]>): Set<string> {
+  const seen = new Set([sha]);
+  const stack = [sha];
+  while (stack.length) {
+    for (const child of children.get(stack.pop() as string) ?? []) {
+      if (!seen.has(child)) {
+        seen.add(child);
+        stack.push(child);
+      }
+    }
+  }
+  return seen;
+}
+
+/** A short sha to the full one in the graph; undefined when absent or ambiguous. */
+function resolver(graph: ReadonlyMap<string, unknown>): (short: string) => string | undefined {
+  const byPrefix = new Map<string, string[]>();
+  for (const sha of graph.keys()) push(byPrefix, sha.slice(0, 4), sha);
+  return (short) => {
+    const found = (byPrefix.get(short.slice(0, 4)) ?? []).filter((s) => matches(short, s));
+    return found.length === 1 ? found[0] : undefined;
+  };
+}
+
+function push<K, V>(map: Map<K, V[]>, key: K, value: V): void {
+  const list = map.get(key);
+  if (list) list.push(value);
+  else map.set(key, [value]);
+}
+
+/** Consecutive lines of one checkpoint as one range; lines of nobody left out. */
+export function lineRanges(lines: readonly string[], owners: ReadonlyMap<string, Checkpoint>): Attribution[] {
+  const out: Attribution[] = [];
+  lines.forEach((sha, i) => {
+    const cp = owners.get(sha);
+    if (!cp) return;
+    const last = out[out.length - 1];
+    if (last && last.end === i && last.checkpoint.slug === cp.slug) last.end = i + 1;
+    else out.push({ start: i + 1, end: i + 1, commit: sha, checkpoint: cp });
+  });
+  return out;
+}
+
+/** The range holding a 1-based line, by binary search (the cursor asks this on every move). */
+export function rangeAt(ranges: readonly Attribution[], line: number): Attribution | undefined {
+  let lo = 0;
+  let hi = ranges.length - 1;
+  while (lo <= hi) {
+    const mid = (lo + hi) >> 1;
+    const r = ranges[mid];
+    if (line < r.start) hi = mid - 1;
+    else if (line > r.end) lo = mid + 1;
+    else return r;
+  }
+  return undefined;
+}
