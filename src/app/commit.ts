@@ -8,6 +8,7 @@ import type { GitState } from '../core/model';
 import { emptyGit } from '../core/model';
 import { placeholderNotice, splitPlaceholders } from '../core/placeholders';
 import { readGitState } from '../adapters/git/gitState';
+import { commitsSince } from '../adapters/git/blame';
 
 /**
  * The git state a checkpoint records: the folder's, or none when no folder is
@@ -16,6 +17,16 @@ import { readGitState } from '../adapters/git/gitState';
  */
 export function gitStateOf(folder: string | null | undefined, opts: { enabled?: boolean } = {}): Promise<GitState> {
   return folder ? readGitState(folder, opts) : Promise.resolve(emptyGit());
+}
+
+/**
+ * How a checkpoint standing in `folder` records the commits its session made
+ * (the `commits` key, so blame need not walk history); none without a folder
+ * or with git not allowed.
+ */
+export function commitCoverage(folder: string | null | undefined, opts: { enabled?: boolean } = {}): CommitRequest['coveredCommits'] {
+  if (!folder || opts.enabled === false) return undefined;
+  return ({ previousCommit, since }) => commitsSince(folder, previousCommit, since);
 }
 
 export interface AgentCommitResult extends CommitResult {

@@ -3,7 +3,7 @@ import { parseBody } from '../core/checkpointBody';
 import { usage } from '../core/errors';
 import type { CheckpointFields } from '../core/model';
 import { checkpointFields } from '../app/checkpointFields';
-import { gitStateOf } from '../app/commit';
+import { commitCoverage, gitStateOf } from '../app/commit';
 import { parse, str, type Options } from './args';
 import type { Context } from './context';
 
@@ -87,6 +87,7 @@ async function commitWith(ctx: Context, command: string, args: string[], to?: st
     handoffTo,
     at: ctx.time(str(values.at)),
     git,
+    coveredCommits: commitCoverage(ctx.io.cwd),
   });
   if (values.json) {
     ctx.json({ session: r.checkpoint.session, slug: r.checkpoint.slug, path: r.path, redactions: r.redactions });

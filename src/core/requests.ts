@@ -13,6 +13,12 @@ export interface CommitRequest {
   /** Baton's own frontmatter keys (agent_session, transcript, capture). */
   extra?: Record<string, unknown>;
   git?: GitState;
+  /**
+   * The commits this session made, asked once the core knows where the scope's
+   * previous checkpoint stood and when the session began (core/agentBlame.ts);
+   * undefined when they cannot be told. Recorded as `commits`.
+   */
+  coveredCommits?(range: { previousCommit: string; since: number }): Promise<string[] | undefined>;
 }
 
 export interface CommitResult {

@@ -6,7 +6,7 @@ import { z } from 'zod';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { checkpointJson } from '../core/publicJson';
 import { checkpointFields } from '../app/checkpointFields';
-import { commitAsAgent, gitStateOf } from '../app/commit';
+import { commitAsAgent, commitCoverage, gitStateOf } from '../app/commit';
 import { agentArg, checkpointFields as fieldArgs, commitOutput, checkpointJsonSchema, noteOutput, projectArg, savePlanOutput } from './schemas';
 import { guarded, reply, type ToolContext } from './toolContext';
 
@@ -18,7 +18,7 @@ async function commitFrom(ctx: ToolContext, a: FieldArgs & { project?: string; a
   const { scope, folder } = await ctx.project(a.project);
   const agent = ctx.agent(a.agent);
   const git = await gitStateOf(folder);
-  const r = await commitAsAgent(ctx.deps.baton, { scope, agent, fields: checkpointFields(a), handoffTo: to, git, at: ctx.deps.now() });
+  const r = await commitAsAgent(ctx.deps.baton, { scope, agent, fields: checkpointFields(a), handoffTo: to, git, at: ctx.deps.now(), coveredCommits: commitCoverage(folder) });
   const lines = [
     `${to ? `Handoff to ${r.checkpoint.handoffTo}` : 'Checkpoint'} ${r.checkpoint.session} written in ${scope}: ${r.path}`,
   ];

@@ -9,6 +9,7 @@ import { git, gitEnv } from './support/gitRepo';
 import { execFileSync } from 'child_process';
 import { tempDir, tempVault, type TempVault } from './support/tempVault';
 import { makeGit } from './builders';
+import { commitCoverage } from '../../src/app/commit';
 
 const T = 1_780_000_000;
 const H = 3600;
@@ -161,6 +162,26 @@ describe('agent blame', () => {
     const text = v.read(`sessions/kestrel/${id}.md`);
     assert.match(text, new RegExp(`commits:\\n  - ${c1}`));
     assert.deepStrictEqual(parseCheckpoint(text, id, 'kestrel')?.extra.commits, [c1]);
+  });
+
+  it('records on the checkpoint the commits its session made, and blames the same from the record as from history', async () => {
+    commitAt(repo, T - 100 * H, { 'a.ts': 'a\nb\nc\n' });
+    const c1 = commitAt(repo, T + H, { 'a.ts': 'A\nb\nc\n' });
+    const c2 = commitAt(repo, T + 2 * H, { 'a.ts': 'A\nB\nc\n' });
+    await v.baton.note('kestrel', 'claude', 'caps', T);
+    v.clock.t = T + 3 * H;
+    const first = await v.baton.commit({ scope: 'kestrel', agent: 'claude', fields: { task: 'caps' }, git: makeGit({ commit: c2 }), coveredCommits: commitCoverage(repo) });
+    assert.deepStrictEqual(first.checkpoint.extra.commits, [c2, c1], 'newest first, not the history before the session');
+    const c3 = commitAt(repo, T + 4 * H, { 'a.ts': 'A\nB\nC\n' });
+    v.clock.t = T + 5 * H;
+    const second = await v.baton.commit({ scope: 'kestrel', agent: 'codex', fields: { task: 'last cap' }, git: makeGit({ commit: c3 }), coveredCommits: commitCoverage(repo) });
+    assert.deepStrictEqual(second.checkpoint.extra.commits, [c3], 'not what the previous checkpoint stood on');
+    const recorded = owners((await blame(v.baton, path.join(repo, 'a.ts'))).report.lines);
+    assert.deepStrictEqual(recorded, ['1-2 claude caps', '3-3 codex last cap']);
+    // The same vault with the key stripped (an older Baton's checkpoints) answers the same from history.
+    for (const cp of [first, second]) fs.writeFileSync(cp.path, fs.readFileSync(cp.path, 'utf8').replace(/^commits:\n( {2}- .*\n)+/m, ''));
+    assert.doesNotMatch(fs.readFileSync(first.path, 'utf8'), /commits:/);
+    assert.deepStrictEqual(owners((await blame(v.baton, path.join(repo, 'a.ts'))).report.lines), recorded);
   });
 
   it('gives a checkpoint with no git state no lines, and still starts the next session from it', async () => {

@@ -181,3 +181,25 @@ function safeRealpath(file: string): string {
 }
 
 const firstLine = (err: unknown): string => (err instanceof Error ? err.message : String(err)).split('\n')[0].replace(/^fatal: /, '');
+
+/** At most this many commits are recorded on a checkpoint; a session with more is answered from history. */
+export const MAX_RECORDED = 100;
+
+/**
+ * The commits of HEAD's history not in `previousCommit`'s and authored at or
+ * after `since`: what a session standing on HEAD made, as short shas, newest
+ * first. Undefined when git cannot tell (the previous commit is gone, after a
+ * rebase) or there are more than MAX_RECORDED.
+ */
+export async function commitsSince(dir: string, previousCommit: string, since: number): Promise<string[] | undefined> {
+  try {
+    const args = ['log', '--format=%h %at', `--max-age=${Math.max(0, Math.floor(since))}`, `--max-count=${MAX_RECORDED + 1}`, 'HEAD'];
+    if (previousCommit) args.push(`^${previousCommit}`);
+    const out = await runGit(dir, [...args, '--']);
+    const rows = out.split('\n').filter(Boolean);
+    if (rows.length > MAX_RECORDED) return undefined;
+    return rows.map((r) => r.split(' ')).filter(([, at]) => Number(at) >= since).map(([sha]) => sha);
+  } catch {
+    return undefined;
+  }
+}
