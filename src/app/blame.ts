@@ -7,6 +7,7 @@ import * as path from 'path';
 import type { Baton } from '../core/baton';
 import type { Checkpoint } from '../core/model';
 import { rootProject } from '../core/names';
+import type { BlameRange } from '../core/blameText';
 import { attributeCommits, checkpointTips, earliestStart, lineRanges, type Attribution } from '../core/agentBlame';
 import { blameFile, commitGraph, headSha, type BlameAnswer } from '../adapters/git/blame';
 import { FileHistory } from '../adapters/git/fileHistory';
@@ -15,17 +16,7 @@ import { scopeOfFolder } from './scope';
 export type { Attribution };
 
 /** One range of lines, as `baton blame --json` and the tools give it. */
-export interface BlameLine {
-  start: number;
-  end: number;
-  commit: string;
-  session: string;
-  project: string;
-  agent: string;
-  task: string;
-  slug: string;
-  ts: number;
-}
+export type BlameLine = BlameRange;
 
 export interface BlameReport {
   /** Relative to the repository when in one, else as given. */

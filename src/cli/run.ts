@@ -43,6 +43,7 @@ const COMMANDS: Record<string, Command> = {
   disconnect: (ctx, args) => import('./connectCommand').then((m) => m.disconnect(ctx, args)),
   doctor: (ctx, args) => import('./doctorCommand').then((m) => m.doctor(ctx, args)),
   sync: (ctx, args) => import('./syncCommand').then((m) => m.sync(ctx, args)),
+  blame: (ctx, args) => import('./blameCommand').then((m) => m.blame(ctx, args)),
 };
 
 function doorCommands(doors: Partial<OtherDoors>): Record<string, Command> {
@@ -82,6 +83,7 @@ Usage: baton [--vault DIR] [--version] COMMAND ...
   why PATH [--limit N] [--json]
   search QUERY... [--project P] [--kind checkpoint|note|plan] [--agent A] [--since TIME] [--limit N] [--json]
                                      full text, best first (a project includes its worktrees)
+  blame FILE [--json]                which checkpointed session wrote each line (run inside the repository)
   index [--json]
   project-name [DIR]
   stats [PROJECT] [--json]           sessions open/resumed/closed/auto-closed/abandoned
