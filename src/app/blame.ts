@@ -7,6 +7,7 @@ import * as path from 'path';
 import type { Baton } from '../core/baton';
 import type { Checkpoint } from '../core/model';
 import { rootProject } from '../core/names';
+import { usage } from '../core/errors';
 import type { BlameRange } from '../core/blameText';
 import { attributeCommits, checkpointTips, earliestStart, lineRanges, type Attribution } from '../core/agentBlame';
 import { blameFile, commitGraph, headSha, type BlameAnswer } from '../adapters/git/blame';
@@ -138,4 +139,26 @@ export class AgentBlame {
 /** One blame, as the CLI and the tools ask it. */
 export async function blame(baton: Baton, file: string, opts: BlameOptions = {}): Promise<BlameResult> {
   return new AgentBlame(() => baton).blame(file, opts);
+}
+
+export interface LinesWhy {
+  report: BlameReport;
+  /** The ranges that hold any of the lines asked about, each with its whole checkpoint. */
+  found: { range: BlameLine; checkpoint: Checkpoint }[];
+}
+
+/**
+ * `why` for lines: the sessions that wrote lines `start`..`end` (1-based,
+ * inclusive) of `file`, with their checkpoints. Refuses a range that is not
+ * one, so an agent learns its mistake rather than reading "nobody".
+ */
+export async function whyLines(baton: Baton, file: string, lines: { start: number; end?: number }, opts: BlameOptions = {}): Promise<LinesWhy> {
+  const start = lines.start;
+  const end = lines.end ?? start;
+  if (!Number.isInteger(start) || start < 1 || !Number.isInteger(end) || end < start) {
+    throw usage(`Lines ${start}-${end} are no range: give a line from 1, and an end line at or after it.`);
+  }
+  const { report, ranges } = await blame(baton, file, opts);
+  const found = ranges.filter((r) => r.end >= start && r.start <= end).map((r) => ({ range: toBlameLine(r), checkpoint: r.checkpoint }));
+  return { report, found };
 }

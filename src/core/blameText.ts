@@ -38,7 +38,9 @@ export function renderLineWhy(file: string, asked: { start: number; end: number 
   const where = `${ident(file)} ${span(asked)}`;
   if (nothing) return `${stripControls(nothing)}\n`;
   if (found.length === 0) return `No checkpointed session wrote ${where}: those lines predate every session, are not committed, or no checkpoint covers their commit yet.\n`;
-  const out = [`${where} ${found.length === 1 ? 'was written in 1 session' : `were written in ${found.length} sessions`}.`, QUOTED_INTRO];
+  const sessions = found.length === 1 ? '1 session' : `${found.length} sessions`;
+  const rest = asked.start === asked.end ? '' : "; lines of it not listed below are nobody's";
+  const out = [`${where}: written in ${sessions}${rest}.`, QUOTED_INTRO];
   for (const { range, checkpoint: cp } of found) {
     out.push('', `${span(range)}: ${ident(range.agent)}${cp?.handoffTo ? ` -> ${ident(cp.handoffTo)}` : ''}, ${age(now - range.ts)} ago, ${ident(range.slug)}, commit ${ident(range.commit.slice(0, 12))}`);
     out.push('Task:', ...(quote(range.task).length ? quote(range.task) : ['  (none)']));

@@ -11,6 +11,7 @@ import { renderSearchHits, searchHitJson } from '../core/searchHits';
 import { MAX_SEARCH_LIMIT } from '../core/search';
 import { age } from '../core/time';
 import { why } from '../app/why';
+import { whyOfLines } from './whyLines';
 import { handoverOf } from './handoverText';
 import { agentArg, deadEndsOutput, plansOutput, projectArg, projectsOutput, resumeOutput, searchOutput, sessionsOutput, whyOutput } from './schemas';
 import { guarded, reply, type ToolContext } from './toolContext';
@@ -44,15 +45,19 @@ export function registerReadTools(server: McpServer, ctx: ToolContext): void {
       title: 'Why is this file so',
       description:
         'Which checkpoints touched a file, across every project, newest first, with their task: read why a file is the way it is ' +
-        'before you change it. Accepts any form of the path (relative, absolute, bare file name).',
+        'before you change it. Accepts any form of the path (relative, absolute, bare file name). With line (and end_line): the ' +
+        'session that wrote those lines, its task, what it ruled out and decided, and its next step.',
       inputSchema: {
         file: z.string().describe('The file, e.g. src/auth/session.ts.'),
         limit: z.number().int().min(1).max(200).optional().describe('At most this many (default 20).'),
+        line: z.number().int().min(1).optional().describe('A line (1-based): answer which session wrote it, from git blame, with what it ruled out.'),
+        end_line: z.number().int().min(1).optional().describe('With line: the last line of the range (inclusive).'),
       },
       outputSchema: whyOutput,
       annotations: READ,
     },
     guarded(async (a) => {
+      if (a.line !== undefined || a.end_line !== undefined) return whyOfLines(ctx, a.file, a.line ?? a.end_line ?? 1, a.end_line);
       const limit = a.limit ?? 20;
       const merged = await why(deps.baton, a.file, limit, deps.basicMemoryDir);
       return reply(renderTouches(a.file, merged, deps.now()), { file: a.file, touches: merged });

@@ -112,6 +112,25 @@ export const whyOutput = {
       origin: z.enum(['baton', 'basic-memory']),
     }),
   ),
+  /** Present when lines were asked about: the sessions that wrote them (git blame). */
+  lines: z
+    .array(
+      z.object({
+        start: z.number(),
+        end: z.number(),
+        commit: z.string(),
+        session: z.string(),
+        project: z.string(),
+        agent: z.string(),
+        task: z.string(),
+        slug: z.string(),
+        ts: z.number(),
+        failed: z.array(z.string()),
+        decisions: z.array(z.string()),
+        next: z.string(),
+      }),
+    )
+    .optional(),
 };
 
 export const plansOutput = {

@@ -12,6 +12,7 @@ import { safeScope } from '../core/names';
 import { checkpointFields, type LooseFields } from '../app/checkpointFields';
 import { commitAsAgent } from '../app/commit';
 import { resume } from '../app/resume';
+import { whyOfLines } from './lmWhyLines';
 
 /** The agent name Copilot's writes are recorded under unless the model names another. */
 export const DEFAULT_LM_AGENT = 'copilot';
@@ -115,8 +116,9 @@ export function registerLmTools(
     [
       'baton_why',
       {
-        invoke: guard<{ file?: string; limit?: number }>(async (i) => {
+        invoke: guard<{ file?: string; limit?: number; line?: number; endLine?: number }>(async (i) => {
           const file = text(i.file);
+          if (typeof i.line === 'number' || typeof i.endLine === 'number') return whyOfLines(core(), file, i.line ?? i.endLine ?? 1, i.endLine);
           const touches = await core().why(file, typeof i.limit === 'number' && i.limit > 0 ? Math.floor(i.limit) : 20);
           return renderTouches(file, touches, Math.floor(Date.now() / 1000));
         }),
