@@ -12,6 +12,7 @@ import { BatonHost } from './vscode/batonHost';
 import { registerCommands } from './vscode/commands/registerCommands';
 import { ConnectDocuments } from './vscode/connect/connectDocuments';
 import { scheduleLauncherRefresh } from './vscode/connect/launcherRefresh';
+import { AgentBlameFeature } from './vscode/editor/agentBlameFeature';
 import { EditorController } from './vscode/editor/editorController';
 import { FileTouches } from './vscode/editor/fileTouches';
 import { HandoverDocuments } from './vscode/handoverDocuments';
@@ -38,6 +39,7 @@ export function activate(context: vscode.ExtensionContext): BatonApi {
   const views = new BatonViews(host, files, log);
   const status = new StatusBar(host, log);
   const sync = new SyncController(host, log);
+  const blame = new AgentBlameFeature(host, log);
   context.subscriptions.push(
     log,
     project,
@@ -49,7 +51,8 @@ export function activate(context: vscode.ExtensionContext): BatonApi {
     status,
     sync,
     new EditorController(host, files, log),
-    ...registerCommands({ host, files, docs, transcripts, previews, connected: () => views.agents.refresh(), extensionPath: context.extensionPath, log, sync }),
+    blame,
+    ...registerCommands({ host, files, docs, transcripts, previews, connected: () => views.agents.refresh(), extensionPath: context.extensionPath, log, sync, toggleAgentBlame: blame.toggle }),
   );
   // Agent surfaces (feature-detected inside: older VS Code builds get none).
   // They ask the host each time, since the core is rebuilt when the vault moves.
@@ -94,6 +97,7 @@ export function activate(context: vscode.ExtensionContext): BatonApi {
     get syncStatusText() {
       return sync.text;
     },
+    blame,
   };
 }
 

@@ -2,6 +2,7 @@
 // extension that wants Baton's views' data) to read what the views hold
 // without scraping the DOM, and to wait for the first look at the vault.
 import type * as vscode from 'vscode';
+import type { AgentBlameView } from './editor/agentBlameFeature';
 import type { AgentsNode } from './views/agentNodes';
 import type { Node } from './views/nodes';
 
@@ -29,4 +30,6 @@ export interface BatonApi {
   readonly statusText: string;
   /** The sync item's text as shown ('' when hidden: the vault is not shared, or git may not run). */
   readonly syncStatusText: string;
+  /** Agent blame as shown: the current-line annotation, its status bar text, a toggled file's blocks. */
+  readonly blame: AgentBlameView;
 }

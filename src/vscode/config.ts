@@ -15,11 +15,13 @@ export interface BatonConfig {
   git: { enabled: boolean };
   /** Opt-in background syncs of a vault shared through git (`baton sync`); 0 minutes is off. */
   sync: { afterCheckpoint: boolean; intervalMinutes: number };
+  /** Agent blame: each surface on its own (the whole-file view is a command, off until toggled). */
+  blame: { currentLine: boolean; hover: boolean; statusBar: boolean };
 }
 
 export const SECTION = 'baton';
 
-export type ConfigKey = 'vault' | 'agentName' | 'codeLens' | 'hover' | 'statusBar' | 'git' | 'sync';
+export type ConfigKey = 'vault' | 'agentName' | 'codeLens' | 'hover' | 'statusBar' | 'git' | 'sync' | 'blame';
 
 export function readConfig(): BatonConfig {
   const c = vscode.workspace.getConfiguration(SECTION);
@@ -33,6 +35,11 @@ export function readConfig(): BatonConfig {
     sync: {
       afterCheckpoint: c.get<boolean>('sync.afterCheckpoint') ?? false,
       intervalMinutes: Math.max(0, Math.floor(Number(c.get<number>('sync.intervalMinutes') ?? 0)) || 0),
+    },
+    blame: {
+      currentLine: c.get<boolean>('blame.currentLine.enabled') ?? true,
+      hover: c.get<boolean>('blame.hover.enabled') ?? true,
+      statusBar: c.get<boolean>('blame.statusBar.enabled') ?? true,
     },
   };
 }

@@ -37,6 +37,7 @@ export const Commands = {
   syncVault: 'baton.syncVault',
   shareVault: 'baton.shareVault',
   search: 'baton.search',
+  toggleAgentBlame: 'baton.toggleAgentBlame',
 } as const;
 
 /** `contextValue`s of tree items; menus match them with `viewItem == …`. */

@@ -31,9 +31,11 @@ export interface CommandDeps {
   extensionPath: string;
   log: Log;
   sync: SyncController;
+  /** Baton: Toggle Agent Blame (owned by the editor's agent blame). */
+  toggleAgentBlame: () => unknown;
 }
 
-export function registerCommands({ host, files, docs, transcripts, previews, connected, extensionPath, log, sync }: CommandDeps): vscode.Disposable[] {
+export function registerCommands({ host, files, docs, transcripts, previews, connected, extensionPath, log, sync, toggleAgentBlame }: CommandDeps): vscode.Disposable[] {
   const write = new WriteCommands(host, log);
   const sessions = new SessionCommands(host, docs, log);
   const nav = new NavigationCommands(host, files, log);
@@ -67,6 +69,7 @@ export function registerCommands({ host, files, docs, transcripts, previews, con
     [Commands.syncVault]: syncing.syncVault,
     [Commands.shareVault]: syncing.shareVault,
     [Commands.search]: search.search,
+    [Commands.toggleAgentBlame]: toggleAgentBlame,
   };
   return Object.entries(handlers).map(([id, handler]) => vscode.commands.registerCommand(id, handler));
 }
