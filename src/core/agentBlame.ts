@@ -10,6 +10,7 @@
 // Everything else is nobody's: history from before any session, commits no
 // checkpoint covers yet, lines not committed.
 import type { Checkpoint } from './model';
+import { agentOfId } from './names';
 
 /** The frontmatter key (Baton's own; Logos keeps and ignores it) listing the commits a checkpoint covers. */
 export const COMMITS_KEY = 'commits';
@@ -52,6 +53,20 @@ export function stampTime(id: string): number | undefined {
   return Number.isNaN(ms) ? undefined : ms / 1000;
 }
 
+/**
+ * When a checkpoint's session began: the committing agent's own folded
+ * session, else the earliest folded one, else the scope's previous
+ * checkpoint. Another agent's session folded because it went silent (an
+ * abandoned one, weeks old) does not stretch the start back over commits
+ * nobody in this session made.
+ */
+export function sessionStart(agent: string, folded: readonly { agent: string; start: number }[], previousTs: number | undefined): number | undefined {
+  const own = folded.filter((s) => s.agent === agent).map((s) => s.start);
+  if (own.length) return Math.min(...own);
+  if (folded.length) return Math.min(...folded.map((s) => s.start));
+  return previousTs;
+}
+
 /** Per checkpoint: its commit, the previous one's in its scope, and when its session began. */
 function coverings(checkpoints: readonly Checkpoint[]): Covering[] {
   const byScope = new Map<string, Checkpoint[]>();
@@ -62,8 +77,14 @@ function coverings(checkpoints: readonly Checkpoint[]): Covering[] {
     let previousCommit = '';
     list.forEach((cp, i) => {
       const folded = Array.isArray(cp.extra.folded) ? (cp.extra.folded as unknown[]).filter((x): x is string => typeof x === 'string') : [];
-      const starts = folded.map(stampTime).filter((t): t is number => t !== undefined);
-      const start = starts.length ? Math.min(...starts) : i > 0 ? list[i - 1].ts : undefined;
+      const start = sessionStart(
+        cp.agent,
+        folded.flatMap((id) => {
+          const t = stampTime(id);
+          return t === undefined ? [] : [{ agent: agentOfId(id), start: t }];
+        }),
+        i > 0 ? list[i - 1].ts : undefined,
+      );
       out.push({ cp, commit: cp.git.commit.toLowerCase(), previous: previousCommit, start, recorded: recordedCommits(cp) ?? [] });
       if (cp.git.commit) previousCommit = cp.git.commit.toLowerCase();
     });

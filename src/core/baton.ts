@@ -7,7 +7,7 @@ import { emptyFields, emptyGit } from './model';
 import { rootProject, safeName, safeScope } from './names';
 import { deadEndQuery, deadEndsOfHits, ELSEWHERE_MAX, neededForApproach, neededForTask, significantWords } from './deadEnds';
 import { newestFirst } from './order';
-import { COMMITS_KEY } from './agentBlame';
+import { COMMITS_KEY, sessionStart } from './agentBlame';
 import type { BatonDeps, DeadEnd, IndexPort, NoteLine, TextHit } from './ports';
 import { textQuery, type SearchRequest } from './search';
 import type { CommitRequest, CommitResult, IndexResult, NoteResult, ResumeView, SessionsView } from './requests';
@@ -145,7 +145,7 @@ export class Baton {
       const previous = earlier[0];
       const extra: Record<string, unknown> = extraMasked.value;
       if (fold.length > 0) extra.folded = fold.map((s) => s.id);
-      const since = fold.length > 0 ? Math.min(...fold.map((s) => s.start)) : previous?.ts;
+      const since = sessionStart(agent, fold, previous?.ts);
       if (req.coveredCommits && git.value.commit && since !== undefined && extra[COMMITS_KEY] === undefined) {
         // Only a shortcut for blame, which walks history without it: a git failure costs no checkpoint.
         const covered = await req.coveredCommits({ previousCommit: earlier.find((c) => c.git.commit)?.git.commit ?? '', since }).catch(() => undefined);

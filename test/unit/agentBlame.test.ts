@@ -106,6 +106,19 @@ describe('agent blame', () => {
     assert.deepStrictEqual(owners(report.lines), ['3-3 cursor long session']);
   });
 
+  it('does not stretch a session back over history when an old abandoned session of another agent is folded into it', async () => {
+    await v.baton.note('kestrel', 'gemini', 'left behind', T - 60 * 24 * H);
+    commitAt(repo, T - 30 * 24 * H, { 'a.ts': 'old\n' });
+    await v.baton.note('kestrel', 'claude', 'cents', T);
+    const c1 = commitAt(repo, T + H, { 'a.ts': 'old\nnew\n' });
+    v.clock.t = T + 2 * H;
+    const r = await v.baton.commit({ scope: 'kestrel', agent: 'claude', fields: { task: 'cents' }, git: makeGit({ commit: c1 }), coveredCommits: commitCoverage(repo) });
+    assert.strictEqual((r.checkpoint.extra.folded as string[]).length, 2, 'the abandoned session was folded');
+    assert.deepStrictEqual(r.checkpoint.extra.commits, [c1]);
+    fs.writeFileSync(r.path, fs.readFileSync(r.path, 'utf8').replace(/^commits:\n( {2}- .*\n)+/m, ''));
+    assert.deepStrictEqual(owners((await blame(v.baton, path.join(repo, 'a.ts'))).report.lines), ['2-2 claude cents']);
+  });
+
   it('leaves lines changed but not committed to nobody, on disk and in unsaved text', async () => {
     commitAt(repo, T - 100 * H, { 'a.ts': 'a\nb\nc\n' });
     const c1 = commitAt(repo, T + H, { 'a.ts': 'A\nB\nC\n' });
