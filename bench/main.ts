@@ -16,6 +16,7 @@ import { keptIndex, openBaton } from '../src/app/openBaton';
 import { extraCheckpoint, generateNotesVault, generateVault, GENERATOR_VERSION, META_FILE, projectsFor, rng, type VaultMeta } from './generate';
 import { referenceWhy } from './reference';
 import { runInVscode } from './vscode';
+import { benchBlame } from './blame';
 import { median, now, timed } from './stats';
 import { writeReport, type Results, type SizeResult } from './report';
 import { indexBytesWithoutText, searchPhase, withoutTextIndex } from './search';
@@ -520,6 +521,9 @@ async function main(): Promise<void> {
     const large = vaults[vaults.length - 1];
     results.vscode = await vscodeFigures(large.root, opts.quick);
   }
+
+  // 7. Agent blame (issue 16): against `git blame` alone on the same file.
+  results.blame = await benchBlame(CACHE, opts.quick, log);
 
   results.loadAfter = os.loadavg();
   results.totalSeconds = (now() - START) / 1000;

@@ -2,13 +2,14 @@
 // answers (the blame's sha per line, the commit graph) come in as data.
 //
 // A commit belongs to a checkpoint of the project (any of its scopes) when it
-// is reachable from that checkpoint's recorded commit, not from the previous
-// checkpoint's commit in the same scope, and was made (author time, which a
-// rebase keeps) after that session began: its first folded note, else the
-// previous checkpoint of the scope. A checkpoint that recorded the commits it
-// covers (`commits`, a key of Baton's own) is taken at its word, with no walk.
-// Everything else is nobody's: history from before any session, commits no
-// checkpoint covers yet, lines not committed.
+// is reachable from that checkpoint's recorded commit, not from an earlier
+// checkpoint's commit in the same scope (the previous one's, in a linear
+// history), and was made (author time, which a rebase keeps) after that
+// session began: the agent's own folded session, else the first folded note,
+// else the previous checkpoint of the scope. A checkpoint that recorded the
+// commits it covers (`commits`, a key of Baton's own) is taken at its word,
+// with no walk. Everything else is nobody's: history from before any session,
+// commits no checkpoint covers yet, lines not committed.
 import type { Checkpoint } from './model';
 import { agentOfId } from './names';
 
@@ -32,7 +33,6 @@ export interface Attribution {
 interface Covering {
   cp: Checkpoint;
   commit: string;
-  previous: string;
   /** Unix seconds; undefined when the session's start cannot be told (then history gives it nothing). */
   start: number | undefined;
   recorded: string[];
@@ -67,14 +67,13 @@ export function sessionStart(agent: string, folded: readonly { agent: string; st
   return previousTs;
 }
 
-/** Per checkpoint: its commit, the previous one's in its scope, and when its session began. */
+/** Per checkpoint: its commit and when its session began. */
 function coverings(checkpoints: readonly Checkpoint[]): Covering[] {
   const byScope = new Map<string, Checkpoint[]>();
   for (const cp of checkpoints) push(byScope, cp.project, cp);
   const out: Covering[] = [];
   for (const list of byScope.values()) {
     list.sort((a, b) => a.ts - b.ts || a.session.localeCompare(b.session));
-    let previousCommit = '';
     list.forEach((cp, i) => {
       const folded = Array.isArray(cp.extra.folded) ? (cp.extra.folded as unknown[]).filter((x): x is string => typeof x === 'string') : [];
       const start = sessionStart(
@@ -85,8 +84,7 @@ function coverings(checkpoints: readonly Checkpoint[]): Covering[] {
         }),
         i > 0 ? list[i - 1].ts : undefined,
       );
-      out.push({ cp, commit: cp.git.commit.toLowerCase(), previous: previousCommit, start, recorded: recordedCommits(cp) ?? [] });
-      if (cp.git.commit) previousCommit = cp.git.commit.toLowerCase();
+      out.push({ cp, commit: cp.git.commit.toLowerCase(), start, recorded: recordedCommits(cp) ?? [] });
     });
   }
   // The first checkpoint to cover a commit is the session that made it (a worktree's, before the merge into main).
@@ -118,43 +116,55 @@ export function attributeCommits(
 ): Map<string, Checkpoint> {
   const covers = coverings(checkpoints);
   const out = new Map<string, Checkpoint>();
-  const wanted = commits.filter((c) => !/^0+$/.test(c.sha));
-  if (wanted.length === 0) return out;
-  // A recorded list answers without a walk.
-  for (const c of wanted) {
-    const by = covers.find((k) => k.recorded.some((r) => matches(r, c.sha)));
-    if (by) out.set(c.sha, by.cp);
-  }
-  const rest = wanted.filter((c) => !out.has(c.sha) && graph.has(c.sha));
-  if (rest.length === 0) return out;
-  const full = resolver(graph);
-  const children = new Map<string, string[]>();
-  for (const [sha, parents] of graph) for (const p of parents) push(children, p, sha);
-  const walked = covers
-    .filter((k) => k.recorded.length === 0 && k.commit && k.start !== undefined)
-    .map((k) => ({ k, tip: full(k.commit), previous: k.previous ? full(k.previous) : undefined }))
-    .filter((w): w is typeof w & { tip: string } => w.tip !== undefined);
-  for (const c of rest) {
-    const after = descendants(c.sha, children);
-    const by = walked.find((w) => c.authorTime >= (w.k.start as number) && after.has(w.tip) && !(w.previous && after.has(w.previous)));
-    if (by) out.set(c.sha, by.k.cp);
-  }
-  return out;
-}
-
-/** The commit itself and every commit that has it in its history. */
-function descendants(sha: string, children: ReadonlyMap<string, readonly string[]>): Set<string> {
-  const seen = new Set([sha]);
-  const stack = [sha];
-  while (stack.length) {
-    for (const child of children.get(stack.pop() as string) ?? []) {
-      if (!seen.has(child)) {
-        seen.add(child);
-        stack.push(child);
+  const wanted = new Map(commits.filter((c) => !/^0+$/.test(c.sha)).map((c) => [c.sha, c.authorTime]));
+  if (wanted.size === 0) return out;
+  // A recorded list answers without a walk; the earliest checkpoint to record a commit has it.
+  const recorded = new Map<string, Covering>();
+  for (const k of covers) for (const r of k.recorded) if (!recorded.has(r)) recorded.set(r, k);
+  const lengths = [...new Set([...recorded.keys()].map((r) => r.length))];
+  for (const sha of wanted.keys()) {
+    for (const n of lengths) {
+      const by = recorded.get(sha.slice(0, n));
+      if (by) {
+        out.set(sha, by.cp);
+        break;
       }
     }
   }
-  return seen;
+  // One walk per scope, its checkpoints in order: what a checkpoint's commit reaches that no
+  // earlier checkpoint's of its scope reached is its range (the previous one's, in a linear
+  // history; after a rewrite, what an older tip still reaches stays excluded too). Each commit
+  // is visited once per scope, however many checkpoints there are.
+  const full = resolver(graph);
+  const owner = new Map<string, Covering>();
+  const byScope = new Map<string, Covering[]>();
+  for (const k of covers) push(byScope, k.cp.project, k);
+  for (const list of byScope.values()) {
+    const seen = new Set<string>();
+    for (const k of list) {
+      const tip = k.commit ? full(k.commit) : undefined;
+      if (!tip || seen.has(tip)) continue;
+      const walks = k.recorded.length === 0 && k.start !== undefined;
+      seen.add(tip);
+      const stack = [tip];
+      while (stack.length) {
+        const sha = stack.pop() as string;
+        const made = wanted.get(sha);
+        if (walks && made !== undefined && made >= (k.start as number)) {
+          const held = owner.get(sha);
+          if (!held || k.cp.ts < held.cp.ts) owner.set(sha, k);
+        }
+        for (const p of graph.get(sha) ?? []) {
+          if (!seen.has(p)) {
+            seen.add(p);
+            stack.push(p);
+          }
+        }
+      }
+    }
+  }
+  for (const [sha, k] of owner) if (!out.has(sha)) out.set(sha, k.cp);
+  return out;
 }
 
 /** A short sha to the full one in the graph; undefined when absent or ambiguous. */
