@@ -13,8 +13,9 @@ import { attributeCommits, checkpointTips, earliestStart, lineRanges, type Attri
 import { blameFile, commitGraph, headSha, type BlameAnswer } from '../adapters/git/blame';
 import { FileHistory } from '../adapters/git/fileHistory';
 import { scopeOfFolder } from './scope';
+import { ProjectCheckpoints } from './projectCheckpoints';
 
-export type { Attribution };
+export type { Attribution, BlameAnswer };
 
 /** One range of lines, as `baton blame --json` and the tools give it. */
 export type BlameLine = BlameRange;
@@ -55,12 +56,6 @@ export const toBlameLine = (a: Attribution): BlameLine => ({
   ts: a.checkpoint.ts,
 });
 
-/** Every checkpoint of a project and its worktree scopes, the candidates for a line of its files. */
-export async function projectCheckpoints(baton: Baton, project: string): Promise<Checkpoint[]> {
-  const scopes = (await baton.scopes()).filter((s) => rootProject(s) === project);
-  return (await Promise.all(scopes.map((s) => baton.history(s)))).flat();
-}
-
 /** The project of the folder holding `file`; null for none (home, `/`) or a name that cannot be one. */
 export function projectOfFile(file: string): string | null {
   try {
@@ -74,51 +69,52 @@ export function projectOfFile(file: string): string | null {
 /**
  * Blames a file and keeps what does not change with each edit: the graph per
  * (repository, HEAD, checkpoints' commits) and the checkpoints per project
- * until `forget` (the vault changed). A file's blame itself is the caller's to
- * cache: it knows the document's version.
+ * until one of its checkpoint files changes. A file's blame is two steps, so
+ * the editor keeps git's answer per document version and attributes it again
+ * when the vault changes, without running git.
  */
 export class AgentBlame {
   private readonly graphs = new Map<string, Promise<Map<string, string[]>>>();
-  private readonly checkpoints = new Map<string, Promise<Checkpoint[]>>();
+  private readonly checkpoints: ProjectCheckpoints;
+  // The last attribution of each answer: a vault change that touched no checkpoint of the project recomputes nothing.
+  private readonly attributed = new WeakMap<BlameAnswer, { checkpoints: Checkpoint[]; graph: Map<string, string[]>; result: BlameResult }>();
   // Where HEAD points, read from the git folder (a few stats, no process), as the hover's history cache does.
   private readonly heads = new FileHistory();
 
-  constructor(private readonly baton: () => Baton) {}
+  constructor(baton: () => Baton) {
+    this.checkpoints = new ProjectCheckpoints(baton);
+  }
 
   /** A fingerprint of where HEAD points in `dir`'s repository, null when it cannot be told without git. */
   head(dir: string): Promise<string | null> {
     return this.heads.headOf(dir);
   }
 
-  /** Drops the checkpoints read (a vault write may have added one); the graphs stay, keyed on HEAD. */
-  forget(): void {
-    this.checkpoints.clear();
+  async blame(file: string, opts: BlameOptions = {}): Promise<BlameResult> {
+    return this.attribute(file, await this.gitBlame(file, opts), opts.signal);
   }
 
-  async blame(file: string, opts: BlameOptions = {}): Promise<BlameResult> {
-    const absolute = path.resolve(file);
-    const project = projectOfFile(absolute);
-    const answer = await blameFile(absolute, opts);
+  /** Git's part: the commit of every line. */
+  gitBlame(file: string, opts: BlameOptions = {}): Promise<BlameAnswer> {
+    return blameFile(path.resolve(file), opts);
+  }
+
+  /** The vault's part: which checkpoint's session made each of those commits. */
+  async attribute(file: string, answer: BlameAnswer, signal?: AbortSignal): Promise<BlameResult> {
+    const project = projectOfFile(path.resolve(file));
     if (!answer.ok) return { report: { file, project, lines: [], nothing: answer.message, reason: answer.reason }, ranges: [] };
-    const nothing = (reason: 'no-project', message: string): BlameResult => ({ report: { file: answer.file, project, lines: [], nothing: message, reason }, ranges: [] });
-    if (!project) return nothing('no-project', `${answer.file} belongs to no Baton project.`);
-    const checkpoints = await this.checkpointsOf(project);
+    if (!project) return { report: { file: answer.file, project, lines: [], nothing: `${answer.file} belongs to no Baton project.`, reason: 'no-project' }, ranges: [] };
+    const checkpoints = await this.checkpoints.of(project);
     const since = earliestStart(checkpoints);
     if (checkpoints.length === 0 || !Number.isFinite(since)) return { report: { file: answer.file, project, lines: [] }, ranges: [] };
-    const graph = await this.graph(answer.root, checkpointTips(checkpoints), since, opts.signal);
+    const graph = await this.graph(answer.root, checkpointTips(checkpoints), since, signal);
+    const last = this.attributed.get(answer);
+    if (last && last.checkpoints === checkpoints && last.graph === graph) return last.result;
     const owners = attributeCommits([...answer.commits.values()], checkpoints, graph);
     const ranges = lineRanges(answer.lines, owners);
-    return { report: { file: answer.file, project, lines: ranges.map(toBlameLine) }, ranges };
-  }
-
-  private checkpointsOf(project: string): Promise<Checkpoint[]> {
-    let hit = this.checkpoints.get(project);
-    if (!hit) {
-      hit = projectCheckpoints(this.baton(), project);
-      this.checkpoints.set(project, hit);
-      hit.catch(() => this.checkpoints.get(project) === hit && this.checkpoints.delete(project));
-    }
-    return hit;
+    const result = { report: { file: answer.file, project, lines: ranges.map(toBlameLine) }, ranges };
+    this.attributed.set(answer, { checkpoints, graph, result });
+    return result;
   }
 
   private async graph(root: string, tips: string[], since: number, signal?: AbortSignal): Promise<Map<string, string[]>> {

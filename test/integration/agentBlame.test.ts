@@ -125,6 +125,17 @@ describe('agent blame in the editor', () => {
     assert.deepStrictEqual(await blameHovers(uri, 0), [], 'no agent blame hover on a line of nobody');
   });
 
+  it('answers Copilot\'s baton_why for a line: the session, its task, what it ruled out and decided, its next step', async function () {
+    if (typeof (vscode.lm as Partial<typeof vscode.lm> | undefined)?.invokeTool !== 'function') this.skip();
+    const r = await vscode.lm.invokeTool('baton_why', { input: { file: rel, line: 4 }, toolInvocationToken: undefined });
+    const text = r.content.map((p) => (p instanceof vscode.LanguageModelTextPart ? p.value : '')).join('');
+    assert.match(text, /^src\/blame\/cart\.ts line 4: written in 1 session\./, text);
+    assert.match(text, /^lines 3-5: claude, 2d ago, sessions\/blamedemo\/[\d-]+claude, commit [0-9a-f]{12}$/m, text);
+    for (const quoted of ['  > cart totals', "Didn't work (ruled out):\n  > - floats for money", 'Decided:\n  > - integer cents', 'Next:\n  > round tax per line']) {
+      assert.ok(text.includes(quoted), `lacks ${JSON.stringify(quoted)}:\n${text}`);
+    }
+  });
+
   it('toggles the whole-file view: a block per session, the agent and task beside each, one colour each', async () => {
     assert.strictEqual(api.blame.blocksOf(uri), undefined);
     await vscode.commands.executeCommand('baton.toggleAgentBlame');

@@ -3,7 +3,7 @@
 import * as assert from 'assert';
 import * as fs from 'fs';
 import * as path from 'path';
-import { blame, type BlameLine } from '../../src/app/blame';
+import { AgentBlame, blame, type BlameLine } from '../../src/app/blame';
 import { parseCheckpoint } from '../../src/adapters/markdown/checkpointFile';
 import { git, gitEnv } from './support/gitRepo';
 import { execFileSync } from 'child_process';
@@ -206,6 +206,23 @@ describe('agent blame', () => {
     await session('kestrel', 'cursor', 'after', null, T + 4 * H, c2);
     const { report } = await blame(v.baton, path.join(repo, 'a.ts'));
     assert.deepStrictEqual(owners(report.lines), ['3-3 cursor after'], `line 2 (${c1}) was made in the session that recorded no commit`);
+  });
+
+  it('keeps the checkpoints read until one of the project\'s checkpoint files changes, and sees a new or rewritten one', async () => {
+    commitAt(repo, T - 100 * H, { 'a.ts': 'a\n' });
+    const c1 = commitAt(repo, T + H, { 'a.ts': 'a\nb\n' });
+    const kept = new AgentBlame(() => v.baton);
+    const file = path.join(repo, 'a.ts');
+    const answer = await kept.gitBlame(file);
+    assert.deepStrictEqual((await kept.attribute(file, answer)).report.lines, [], 'no checkpoint covers c1 yet');
+    const id = await session('kestrel', 'claude', 'bee', T, T + 2 * H, c1);
+    assert.deepStrictEqual(owners((await kept.attribute(file, answer)).report.lines), ['2-2 claude bee'], 'a new checkpoint is seen without asking git again');
+    const first = await kept.attribute(file, answer);
+    await v.baton.note('kestrel', 'cursor', 'a working note changes no checkpoint', T + 3 * H);
+    assert.strictEqual(await kept.attribute(file, answer), first, 'nothing recomputed for a note');
+    const cpFile = path.join(v.root, 'sessions', 'kestrel', `${id}.md`);
+    fs.writeFileSync(cpFile, fs.readFileSync(cpFile, 'utf8').replace('## Task\n\nbee', '## Task\n\nbee, rewritten by hand'));
+    assert.deepStrictEqual(owners((await kept.attribute(file, answer)).report.lines), ['2-2 claude bee, rewritten by hand']);
   });
 
   it('answers plainly for a file outside a repository, untracked, binary or missing', async () => {

@@ -1,12 +1,13 @@
 // One agent blame per file revision, shared by the current-line annotation,
-// the line hover, the status bar and the whole-file toggle. Keyed on the
-// document's version and where HEAD points (read from the git folder, no
-// process), computed off the typing path (callers ask after an idle pause) and
-// aborted when a newer version is asked for. A cursor move reads `peek`, which
-// answers synchronously from what is already computed.
+// the line hover, the status bar and the whole-file toggle. Git's answer is
+// kept per document version and where HEAD points (read from the git folder,
+// no process), computed off the typing path (callers ask after an idle pause)
+// and aborted when a newer version is asked for. A vault change attributes
+// the kept answers again without git (a working note changes nothing, and
+// costs nothing). A cursor move reads `peek`, which answers synchronously.
 import * as path from 'path';
 import * as vscode from 'vscode';
-import { AgentBlame, type BlameResult } from '../../app/blame';
+import { AgentBlame, type BlameAnswer, type BlameResult } from '../../app/blame';
 import type { BatonHost } from '../batonHost';
 import { gitAllowed } from '../config';
 import { Disposable } from '../lifecycle';
@@ -17,8 +18,10 @@ export const LARGE_FILE_LINES = 20_000;
 const MAX_FILES = 50;
 
 interface Entry {
+  uri: vscode.Uri;
   version: number;
   key: string;
+  answer: Promise<BlameAnswer | undefined>;
   result: Promise<BlameResult | undefined>;
   done?: BlameResult;
   abort: AbortController;
@@ -37,13 +40,9 @@ export class LineBlameCache extends Disposable {
   ) {
     super();
     this.blame = new AgentBlame(() => host.session.baton);
-    // A new checkpoint may cover commits nobody owned: drop every answer.
-    this.register(
-      host.onDidChange(() => {
-        this.blame.forget();
-        this.clear();
-      }),
-    );
+    // A new checkpoint may cover commits nobody owned: attribute again what git said.
+    this.register(host.onDidChange(() => this.attributeAll()));
+    this.register(host.onDidChangeVault(() => this.clear()));
     this.register(vscode.workspace.onDidCloseTextDocument((d) => this.drop(d.uri)));
     this.register({ dispose: () => this.clear() });
   }
@@ -71,24 +70,38 @@ export class LineBlameCache extends Disposable {
     hit?.abort.abort();
     const abort = new AbortController();
     const contents = doc.isDirty ? doc.getText() : undefined;
-    const entry: Entry = { version: doc.version, key, abort, result: Promise.resolve(undefined) };
-    entry.result = this.blame
-      .blame(doc.uri.fsPath, { contents, enabled: gitAllowed(), signal: abort.signal })
-      .then((r) => {
-        if (this.entries.get(uri) !== entry) return undefined;
-        entry.done = r;
-        this.changed.fire(doc.uri);
-        return r;
-      })
-      .catch((err: unknown) => {
-        if (!abort.signal.aborted) this.log.error(`Agent blame of ${doc.uri.fsPath} failed`, err);
-        if (this.entries.get(uri) === entry) this.entries.delete(uri);
-        return undefined;
-      });
+    const answer = this.blame.gitBlame(doc.uri.fsPath, { contents, enabled: gitAllowed(), signal: abort.signal }).catch((err: unknown) => {
+      if (!abort.signal.aborted) this.log.error(`Agent blame of ${doc.uri.fsPath} failed`, err);
+      return undefined;
+    });
+    const entry: Entry = { uri: doc.uri, version: doc.version, key, abort, answer, result: Promise.resolve(undefined) };
     this.entries.delete(uri);
     if (this.entries.size >= MAX_FILES) this.drop(vscode.Uri.parse(this.entries.keys().next().value as string));
     this.entries.set(uri, entry);
+    entry.result = this.attribute(entry);
     return entry.result;
+  }
+
+  private attribute(entry: Entry): Promise<BlameResult | undefined> {
+    const uri = entry.uri.toString();
+    return entry.answer
+      .then((answer) => (answer ? this.blame.attribute(entry.uri.fsPath, answer, entry.abort.signal) : undefined))
+      .then((r) => {
+        if (this.entries.get(uri) !== entry || !r) return r;
+        const same = entry.done === r;
+        entry.done = r;
+        if (!same) this.changed.fire(entry.uri);
+        return r;
+      })
+      .catch((err: unknown) => {
+        if (!entry.abort.signal.aborted) this.log.error(`Agent blame of ${entry.uri.fsPath} failed`, err);
+        return entry.done;
+      });
+  }
+
+  /** The vault changed: every kept answer is attributed again; what shows stays until the new attribution is in. */
+  private attributeAll(): void {
+    for (const e of this.entries.values()) e.result = this.attribute(e);
   }
 
   private applies(doc: vscode.TextDocument): boolean {
