@@ -12,7 +12,7 @@ import type { TranscriptFormat } from '../adapters/transcripts/transcripts';
 import { userWordsIn } from '../adapters/transcripts/transcripts';
 import type { UserWords } from '../adapters/transcripts/userWords';
 import { clip } from '../adapters/transcripts/userWords';
-import { gitStateOf } from './commit';
+import { commitCoverage, gitStateOf } from './commit';
 import { resume } from './resume';
 import type { HookEnv, HookPayload } from './editHooks';
 import { core, hookScope } from './editHooks';
@@ -145,6 +145,7 @@ export async function preCompact(h: HookEnv, p: HookPayload): Promise<Capture> {
     extra,
     at: h.now(),
     git: p.cwd ? await gitStateOf(p.cwd) : undefined,
+    coveredCommits: commitCoverage(p.cwd),
   });
   if (p.sessionId) {
     await updateBinding(h.vaultRoot, h.agent, p.sessionId, h.now(), { scope, cwd: p.cwd, transcript, lastCapture: fingerprint });

@@ -6,6 +6,7 @@
 import * as vscode from 'vscode';
 import type { Baton } from '../core/baton';
 import type { GitState } from '../core/model';
+import type { CommitRequest } from '../core/requests';
 import { renderHandover, renderTouches } from '../core/handover';
 import { renderSearchHits } from '../core/searchHits';
 import { safeScope } from '../core/names';
@@ -22,6 +23,8 @@ export const LM_TOOL_NAMES = ['baton_note', 'baton_checkpoint', 'baton_handoff',
 export interface LmToolsOptions {
   /** Git state for a checkpoint of `scope` (the extension knows which folder is that project, and whether git may run). */
   gitState?(scope: string): Promise<GitState | undefined>;
+  /** How such a checkpoint records the commits its session made (agent blame's `commits`). */
+  coverage?(scope: string): CommitRequest['coveredCommits'];
 }
 
 interface FieldInput extends LooseFields {
@@ -67,7 +70,7 @@ export function registerLmTools(
   const commit = async (input: FieldInput & { to?: string }, to?: string): Promise<string> => {
     const scope = scopeOf(input.project);
     const git = await options.gitState?.(scope);
-    const r = await commitAsAgent(core(), { scope, agent: agentOf(input.agent), fields: checkpointFields(input), handoffTo: to, git });
+    const r = await commitAsAgent(core(), { scope, agent: agentOf(input.agent), fields: checkpointFields(input), handoffTo: to, git, coveredCommits: options.coverage?.(scope) });
     return [
       `${to ? `Handed off to ${r.checkpoint.handoffTo}` : 'Checkpoint'} ${r.checkpoint.session} written in ${scope}: ${r.path}`,
       r.folded ? `Folded ${r.folded} working note(s).` : '',

@@ -3,7 +3,8 @@
 // CLI would for the same folder.
 import * as vscode from 'vscode';
 import type { GitState } from '../core/model';
-import { gitStateOf } from '../app/commit';
+import { commitCoverage, gitStateOf } from '../app/commit';
+import type { CommitRequest } from '../core/requests';
 import { gitAllowed } from './config';
 import type { ProjectScope } from './projectScope';
 
@@ -17,4 +18,10 @@ export async function workspaceGitState(project: ProjectScope, scope: string): P
   const folder = (vscode.workspace.workspaceFolders ?? []).find((f) => project.ofUri(f.uri) === scope);
   if (!folder) return undefined;
   return gitStateOf(folder.uri.fsPath, { enabled: gitAllowed() });
+}
+
+/** How a checkpoint of `scope` records the commits its session made, from the same folder; none where git may not run. */
+export function workspaceCoverage(project: ProjectScope, scope: string): CommitRequest['coveredCommits'] {
+  const folder = (vscode.workspace.workspaceFolders ?? []).find((f) => project.ofUri(f.uri) === scope);
+  return folder ? commitCoverage(folder.uri.fsPath, { enabled: gitAllowed() }) : undefined;
 }

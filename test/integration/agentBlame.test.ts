@@ -43,9 +43,12 @@ describe('agent blame in the editor', () => {
   let uri: vscode.Uri;
   let editor: vscode.TextEditor;
 
+  let head = '';
+
   before(async function () {
     this.timeout(60_000);
     api = await batonApi();
+    head = spawnSync('git', ['rev-parse', 'HEAD'], { cwd: workspaceDir(), encoding: 'utf8' }).stdout.trim();
     const dir = path.join(workspaceDir(), 'src', 'blame');
     fs.mkdirSync(dir, { recursive: true });
     fs.writeFileSync(path.join(dir, '.baton-project'), `${PROJECT}\n`);
@@ -70,6 +73,9 @@ describe('agent blame in the editor', () => {
   after(async () => {
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
     fs.rmSync(scopeDir(PROJECT), { recursive: true, force: true });
+    // The other suites read the fixture repository's HEAD (its subject, its files): put it back.
+    git(['reset', '-q', '--hard', head]);
+    fs.rmSync(path.join(workspaceDir(), 'src', 'blame'), { recursive: true, force: true });
   });
 
   const at = (line: number, more: vscode.Selection[] = []): void => {
@@ -107,10 +113,12 @@ describe('agent blame in the editor', () => {
     assert.strictEqual(back?.text, 'claude · cart totals · 2d ago', 'the unsaved text is blamed: the line moved down one');
     at(0);
     assert.strictEqual((await poll(current, (c) => c === undefined)).value, undefined, 'the typed line is nobody\'s');
-    // Taken back and saved: the file is as committed again for the tests after.
-    await editor.edit((e) => e.delete(new vscode.Range(0, 0, 1, 0)));
-    await editor.document.save();
+    // The typing is thrown away: the file is as committed again for the tests after.
+    await vscode.window.showTextDocument(editor.document);
+    await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
+    editor = await vscode.window.showTextDocument(await vscode.workspace.openTextDocument(uri));
     assert.strictEqual(editor.document.isDirty, false);
+    assert.ok(!editor.document.getText().includes('typed, not saved'));
   });
 
   it('hovers a middle line of a block with its checkpoint, agent text escaped, only Baton\'s links', async () => {

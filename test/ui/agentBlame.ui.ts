@@ -29,8 +29,11 @@ function baton(args: string[]): void {
 const FIRST = ['// Totals of a cart, in integer cents.', 'export interface Line {', '  price: number;', '  qty: number;', '}', '', 'export function total(lines: Line[]): number {', '  let sum = 0;', '  for (const l of lines) sum += l.price * l.qty;', '  return sum;', '}', ''];
 
 describe('agent blame (UI)', function () {
+  let head = '';
+
   before(async () => {
     const { page, workspace } = workbench();
+    head = spawnSync('git', ['rev-parse', 'HEAD'], { cwd: workspace, encoding: 'utf8' }).stdout.trim();
     if ((await page.locator('.monaco-workbench').count()) === 0) await openWorkbench();
     const file = path.join(workspace, 'src', 'totals.ts');
     const now = Math.floor(Date.now() / 1000);
@@ -51,6 +54,11 @@ describe('agent blame (UI)', function () {
       '--verified', 'totals match the fixture carts (npm test -- cart)',
       '--next', 'round tax per line, not on the sum',
     ]);
+  });
+
+  after(() => {
+    // Suites after this one read the fixture repository as it was.
+    git(['reset', '-q', '--hard', head]);
   });
 
   it('annotates the current line and hovers a line of the session with its checkpoint', async () => {

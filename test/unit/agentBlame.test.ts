@@ -197,6 +197,16 @@ describe('agent blame', () => {
     assert.deepStrictEqual(owners((await blame(v.baton, path.join(repo, 'a.ts'))).report.lines), recorded);
   });
 
+  it('records what a session made after a previous checkpoint whose commit this repository does not have', async () => {
+    commitAt(repo, T - 100 * H, { 'a.ts': 'a\n' });
+    v.clock.t = T;
+    await v.baton.commit({ scope: 'kestrel', agent: 'claude', fields: { task: 'elsewhere' }, git: makeGit({ commit: 'deadbee' }) });
+    const c1 = commitAt(repo, T + H, { 'a.ts': 'a\nb\n' });
+    v.clock.t = T + 2 * H;
+    const r = await v.baton.commit({ scope: 'kestrel', agent: 'claude', fields: { task: 'here' }, git: makeGit({ commit: c1 }), coveredCommits: commitCoverage(repo) });
+    assert.deepStrictEqual(r.checkpoint.extra.commits, [c1], 'not the history before the previous checkpoint, nor a refusal for its unknown commit');
+  });
+
   it('gives a checkpoint with no git state no lines, and still starts the next session from it', async () => {
     commitAt(repo, T - 100 * H, { 'a.ts': 'a\n' });
     const c1 = commitAt(repo, T + H, { 'a.ts': 'a\nb\n' });

@@ -188,13 +188,14 @@ export const MAX_RECORDED = 100;
 /**
  * The commits of HEAD's history not in `previousCommit`'s and authored at or
  * after `since`: what a session standing on HEAD made, as short shas, newest
- * first. Undefined when git cannot tell (the previous commit is gone, after a
- * rebase) or there are more than MAX_RECORDED.
+ * first. A previous commit this repository does not have (history rewritten,
+ * or another repository's) excludes nothing, as agent blame's walk reads it.
+ * Undefined when git cannot tell or there are more than MAX_RECORDED.
  */
 export async function commitsSince(dir: string, previousCommit: string, since: number): Promise<string[] | undefined> {
   try {
     const args = ['log', '--format=%h %at', `--max-age=${Math.max(0, Math.floor(since))}`, `--max-count=${MAX_RECORDED + 1}`, 'HEAD'];
-    if (previousCommit) args.push(`^${previousCommit}`);
+    if (previousCommit && (await hasCommit(dir, previousCommit))) args.push(`^${previousCommit}`);
     const out = await runGit(dir, [...args, '--']);
     const rows = out.split('\n').filter(Boolean);
     if (rows.length > MAX_RECORDED) return undefined;
@@ -202,4 +203,12 @@ export async function commitsSince(dir: string, previousCommit: string, since: n
   } catch {
     return undefined;
   }
+}
+
+async function hasCommit(dir: string, sha: string): Promise<boolean> {
+  if (!/^[0-9a-f]{4,40}$/i.test(sha)) return false;
+  return runGit(dir, ['cat-file', '-e', `${sha}^{commit}`]).then(
+    () => true,
+    () => false,
+  );
 }

@@ -10,7 +10,7 @@ import { plainLabel } from '../../core/lensText';
 import { age } from '../../core/time';
 import type { BatonHost } from '../batonHost';
 import type { Log } from '../log';
-import { workspaceGitState } from '../workspaceGit';
+import { workspaceCoverage, workspaceGitState } from '../workspaceGit';
 import type { Args } from './args';
 import { asArgs, inform, showFailure, str } from './args';
 import type { CommitAnswers } from './commitInput';
@@ -81,7 +81,7 @@ export class WriteCommands {
         if (!answers) return undefined;
         fields = typedFields(answers);
       }
-      const r = await this.host.session.baton.commit({ scope, agent, fields, handoffTo, git });
+      const r = await this.host.session.baton.commit({ scope, agent, fields, handoffTo, git, coveredCommits: workspaceCoverage(this.host.project, scope) });
       const extras = [r.folded ? `folded ${r.folded} note(s)` : '', r.redactions ? `masked ${r.redactions} secret(s)` : ''].filter(Boolean);
       const what = handoffTo ? `Handed off to ${r.checkpoint.handoffTo}` : 'Checkpoint committed';
       void vscode.window.showInformationMessage(`${what}: ${r.checkpoint.session}${extras.length ? ` (${extras.join(', ')})` : ''}.`, 'Open').then((pick) => {
