@@ -71,6 +71,7 @@ describe('agent blame in the editor', () => {
   });
 
   after(async () => {
+    if (editor.document.isDirty) await vscode.commands.executeCommand('workbench.action.files.revert');
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
     fs.rmSync(scopeDir(PROJECT), { recursive: true, force: true });
     // The other suites read the fixture repository's HEAD (its subject, its files): put it back.
@@ -97,28 +98,6 @@ describe('agent blame in the editor', () => {
     assert.match((await poll(current, (c) => c?.line === 5)).value?.text ?? '', /^cursor · tax rounding · \d+d ago$/);
     at(6);
     assert.strictEqual((await poll(current, (c) => c === undefined)).value, undefined, 'a line of nobody');
-  });
-
-  it('hides the annotation with several selections and while typing, and brings it back on the shifted line', async () => {
-    at(3);
-    assert.strictEqual((await poll(current, (c) => c?.line === 3)).value?.line, 3);
-    at(3, [new vscode.Selection(4, 0, 4, 0)]);
-    assert.strictEqual((await poll(current, (c) => c === undefined)).value, undefined, 'none with several selections');
-    at(3);
-    assert.strictEqual((await poll(current, (c) => c?.line === 3)).value?.line, 3);
-    await editor.edit((e) => e.insert(new vscode.Position(0, 0), '// typed, not saved\n'));
-    assert.strictEqual(api.blame.current, undefined, 'hidden at once on typing');
-    at(4);
-    const back = (await poll(current, (c) => c?.line === 4, 15_000)).value;
-    assert.strictEqual(back?.text, 'claude · cart totals · 2d ago', 'the unsaved text is blamed: the line moved down one');
-    at(0);
-    assert.strictEqual((await poll(current, (c) => c === undefined)).value, undefined, 'the typed line is nobody\'s');
-    // The typing is thrown away: the file is as committed again for the tests after.
-    await vscode.window.showTextDocument(editor.document);
-    await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
-    editor = await vscode.window.showTextDocument(await vscode.workspace.openTextDocument(uri));
-    assert.strictEqual(editor.document.isDirty, false);
-    assert.ok(!editor.document.getText().includes('typed, not saved'));
   });
 
   it('hovers a middle line of a block with its checkpoint, agent text escaped, only Baton\'s links', async () => {
@@ -172,5 +151,24 @@ describe('agent blame in the editor', () => {
       await config.update('blame.currentLine.enabled', undefined, vscode.ConfigurationTarget.Global);
       await config.update('blame.hover.enabled', undefined, vscode.ConfigurationTarget.Global);
     }
+  });
+
+  it('hides the annotation with several selections and while typing, and brings it back on the shifted line', async () => {
+    at(3);
+    assert.strictEqual((await poll(current, (c) => c?.line === 3)).value?.line, 3);
+    at(3, [new vscode.Selection(4, 0, 4, 0)]);
+    assert.strictEqual((await poll(current, (c) => c === undefined)).value, undefined, 'none with several selections');
+    at(3);
+    assert.strictEqual((await poll(current, (c) => c?.line === 3)).value?.line, 3);
+    await editor.edit((e) => e.insert(new vscode.Position(0, 0), '// typed, not saved\n'));
+    assert.strictEqual(api.blame.current, undefined, 'hidden at once on typing');
+    at(4);
+    const back = (await poll(current, (c) => c?.line === 4, 15_000)).value;
+    assert.strictEqual(back?.text, 'claude · cart totals · 2d ago', 'the unsaved text is blamed: the line moved down one');
+    at(0);
+    assert.strictEqual((await poll(current, (c) => c === undefined)).value, undefined, 'the typed line is nobody\'s');
+    // Last of the suite, so no other test sees the typed line; taken out again and saved as committed.
+    await editor.edit((e) => e.delete(new vscode.Range(0, 0, 1, 0)));
+    await editor.document.save();
   });
 });
