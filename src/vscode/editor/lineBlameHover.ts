@@ -1,9 +1,11 @@
 // The hover of any line a session wrote (not only the first, which keeps the
 // file's checkpoints): that checkpoint's task, agent and hand-off, age, what
 // it ruled out and decided, its next step, whether the file has commits since,
-// and links to open or resume it. Registered only while its setting is on;
-// answers from the blame cache (which a cursor resting on the line has
-// usually filled already) and checks cancellation after every await.
+// and links to open or resume it. Registered only while its setting is on.
+// It answers from the blame cache alone, which the active editor's file fills
+// as soon as it is shown: every hover of every file asks every provider, so
+// starting git here would put a process on the hover path of files no session
+// wrote. A file not blamed yet is blamed in the background for the next hover.
 import * as path from 'path';
 import * as vscode from 'vscode';
 import { rangeAt } from '../../core/agentBlame';
@@ -25,8 +27,11 @@ export class LineBlameHoverProvider implements vscode.HoverProvider {
 
   async provideHover(document: vscode.TextDocument, position: vscode.Position, token: vscode.CancellationToken): Promise<vscode.Hover | undefined> {
     try {
-      const result = this.cache.peek(document) ?? (await this.cache.get(document));
-      if (token.isCancellationRequested || !result) return undefined;
+      const result = this.cache.peek(document);
+      if (!result) {
+        void this.cache.get(document);
+        return undefined;
+      }
       const a = rangeAt(result.ranges, position.line + 1);
       if (!a) return undefined;
       const file = document.uri.fsPath;
