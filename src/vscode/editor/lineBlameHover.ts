@@ -2,10 +2,11 @@
 // file's checkpoints): that checkpoint's task, agent and hand-off, age, what
 // it ruled out and decided, its next step, whether the file has commits since,
 // and links to open or resume it. Registered only while its setting is on.
-// It answers from the blame cache alone, which the active editor's file fills
-// as soon as it is shown: every hover of every file asks every provider, so
-// starting git here would put a process on the hover path of files no session
-// wrote. A file not blamed yet is blamed in the background for the next hover.
+// It answers from the blame cache alone, which the active editor's file (and a
+// file toggled to the whole-file view) fills as soon as it is shown: every
+// hover of every file asks every provider, so starting git or reading the
+// project's checkpoints here, even in the background, would load the hover of
+// files no session wrote (the bench's hovers measured it).
 import * as path from 'path';
 import * as vscode from 'vscode';
 import { rangeAt } from '../../core/agentBlame';
@@ -28,10 +29,7 @@ export class LineBlameHoverProvider implements vscode.HoverProvider {
   async provideHover(document: vscode.TextDocument, position: vscode.Position, token: vscode.CancellationToken): Promise<vscode.Hover | undefined> {
     try {
       const result = this.cache.peek(document);
-      if (!result) {
-        void this.cache.get(document);
-        return undefined;
-      }
+      if (!result) return undefined;
       const a = rangeAt(result.ranges, position.line + 1);
       if (!a) return undefined;
       const file = document.uri.fsPath;
