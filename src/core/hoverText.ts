@@ -43,8 +43,10 @@ export const DETAILED = 3;
 const LISTED = 7;
 const ITEMS = 4;
 
-const markup = (value: string): HoverBlock => ({ kind: 'markup', value });
-const text = (value: string): HoverBlock => ({ kind: 'text', value: value.replace(/\s+/g, ' ').trim() });
+/** Baton's own markup (never agent text). */
+export const markup = (value: string): HoverBlock => ({ kind: 'markup', value });
+/** Agent text, on one line, rendered escaped. */
+export const text = (value: string): HoverBlock => ({ kind: 'text', value: value.replace(/\s+/g, ' ').trim() });
 
 /** The blocks of a hover; empty when no checkpoint touched the file. */
 export function buildHover(h: HoverInput): HoverBlock[] {
@@ -59,7 +61,7 @@ export function buildHover(h: HoverInput): HoverBlock[] {
     out.push(markup('---\n\nEarlier:\n'));
     for (const e of rest) {
       out.push(markup('\n- '), text(e.touch.task || e.touch.session), markup(' · '), text(e.touch.agent));
-      out.push(markup(` · ${age(h.now - e.touch.ts)} ago · `), openLink(e.touch));
+      out.push(markup(` · ${age(h.now - e.touch.ts)} ago · `), openLink(e.touch.slug));
     }
     out.push(markup('\n\n'));
   }
@@ -76,11 +78,7 @@ function detailed(e: HoverEntry, now: number, newest: boolean): HoverBlock[] {
   const t = e.touch;
   const cp = e.checkpoint;
   const out: HoverBlock[] = [markup('**'), text(cp?.task || t.task || cp?.next || t.session), markup('**\n\n')];
-  out.push(text(cp?.handoffTo ? `${t.agent} → ${cp.handoffTo}` : t.agent));
-  out.push(markup(` · ${age(now - t.ts)} ago · `), text(t.project));
-  if (cp?.autoClosed) out.push(markup(' · *auto-closed: nobody reviewed this session*'));
-  out.push(markup('\n\n'));
-  if (e.changedSince) out.push(markup('*This file has commits after this checkpoint: what it says may be out of date.*\n\n'));
+  out.push(...byline({ agent: t.agent, handoffTo: cp?.handoffTo, ts: t.ts, project: t.project, autoClosed: cp?.autoClosed }, now, e.changedSince));
   if (cp) {
     out.push(...list("Didn't work", cp.failed));
     out.push(...list('Decided', cp.decisions));
@@ -88,15 +86,36 @@ function detailed(e: HoverEntry, now: number, newest: boolean): HoverBlock[] {
     if (newest) out.push(...list('Blockers', cp.blockers));
     if (newest && cp.next) out.push(markup('**Next:** '), text(cp.next), markup('\n\n'));
   }
-  out.push(openLink(t));
-  if (newest) out.push(markup(' · '), { kind: 'command', label: `Resume ${t.project}`, command: 'baton.resume', args: [{ project: t.project }] });
+  out.push(...checkpointLinks(t.slug, newest ? t.project : null, cp !== null && claudeSessionOf(cp) !== undefined));
+  return out;
+}
+
+/** Who and when (`agent → handoff · 2d ago · project`), and a warning when the file has moved on since. */
+export function byline(
+  c: { agent: string; handoffTo?: string; ts: number; project: string; autoClosed?: boolean },
+  now: number,
+  changedSince: boolean,
+): HoverBlock[] {
+  const out: HoverBlock[] = [text(c.handoffTo ? `${c.agent} → ${c.handoffTo}` : c.agent)];
+  out.push(markup(` · ${age(now - c.ts)} ago · `), text(c.project));
+  if (c.autoClosed) out.push(markup(' · *auto-closed: nobody reviewed this session*'));
+  out.push(markup('\n\n'));
+  if (changedSince) out.push(markup('*This file has commits after this checkpoint: what it says may be out of date.*\n\n'));
+  return out;
+}
+
+/** Open the checkpoint; resume its project when `project` is given; resume its Claude Code session when it has one. */
+export function checkpointLinks(slug: string, project: string | null, claudeSession: boolean): HoverBlock[] {
+  const out: HoverBlock[] = [openLink(slug)];
+  if (project !== null) out.push(markup(' · '), { kind: 'command', label: `Resume ${project}`, command: 'baton.resume', args: [{ project }] });
   // Only the slug goes into the link: the command reads the session id from the vault and checks it there.
-  if (cp && claudeSessionOf(cp)) out.push(markup(' · '), { kind: 'command', label: 'Resume in Claude Code', command: 'baton.resumeInClaudeCode', args: [{ slug: t.slug }] });
+  if (claudeSession) out.push(markup(' · '), { kind: 'command', label: 'Resume in Claude Code', command: 'baton.resumeInClaudeCode', args: [{ slug }] });
   out.push(markup('\n\n'));
   return out;
 }
 
-function list(title: string, items: readonly string[]): HoverBlock[] {
+/** A titled list of agent text: the first few items and how many more. */
+export function list(title: string, items: readonly string[]): HoverBlock[] {
   if (items.length === 0) return [];
   const out: HoverBlock[] = [markup(`**${title}:**\n`)];
   for (const item of items.slice(0, ITEMS)) out.push(markup('\n- '), text(item));
@@ -105,7 +124,7 @@ function list(title: string, items: readonly string[]): HoverBlock[] {
   return out;
 }
 
-const openLink = (t: Touch): HoverBlock => ({ kind: 'command', label: 'Open checkpoint', command: 'baton.openCheckpoint', args: [{ slug: t.slug }] });
+const openLink = (slug: string): HoverBlock => ({ kind: 'command', label: 'Open checkpoint', command: 'baton.openCheckpoint', args: [{ slug }] });
 
 /**
  * Escapes text for markdown: every ASCII punctuation character gets a

@@ -5,7 +5,7 @@
 // text is plain (no markdown is rendered there), but the status bar reads
 // `$(name)` as an icon, so agent text is kept from forming one.
 import { claudeSessionOf } from './claudeSession';
-import type { HoverBlock } from './hoverText';
+import { byline, checkpointLinks, list, markup, text, type HoverBlock } from './hoverText';
 import type { Checkpoint } from './model';
 import { stripControls } from './quoted';
 import { age } from './time';
@@ -47,35 +47,15 @@ export interface LineHoverInput {
   changedSince: boolean;
 }
 
-const markup = (value: string): HoverBlock => ({ kind: 'markup', value });
-const text = (value: string): HoverBlock => ({ kind: 'text', value: value.replace(/\s+/g, ' ').trim() });
-const ITEMS = 4;
-
 /** The hover of a line some session wrote: that checkpoint, its dead ends and decisions, links to open or resume it. */
 export function buildLineHover(h: LineHoverInput): HoverBlock[] {
   const cp = h.checkpoint;
   const lines = h.start === h.end ? `line ${h.start}` : `lines ${h.start}–${h.end}`;
   const out: HoverBlock[] = [markup(`**Baton** · ${lines} written in this session\n\n---\n\n`)];
   out.push(markup('**'), text(taskOf(cp)), markup('**\n\n'));
-  out.push(text(cp.handoffTo ? `${cp.agent} → ${cp.handoffTo}` : cp.agent));
-  out.push(markup(` · ${age(h.now - cp.ts)} ago · `), text(cp.project));
-  if (cp.autoClosed) out.push(markup(' · *auto-closed: nobody reviewed this session*'));
-  out.push(markup('\n\n'));
-  if (h.changedSince) out.push(markup('*This file has commits after this checkpoint: what it says may be out of date.*\n\n'));
+  out.push(...byline(cp, h.now, h.changedSince));
   out.push(...list("Didn't work", cp.failed), ...list('Decided', cp.decisions), ...list('Verified', cp.verified));
   if (cp.next) out.push(markup('**Next:** '), text(cp.next), markup('\n\n'));
-  out.push({ kind: 'command', label: 'Open checkpoint', command: 'baton.openCheckpoint', args: [{ slug: cp.slug }] });
-  out.push(markup(' · '), { kind: 'command', label: `Resume ${cp.project}`, command: 'baton.resume', args: [{ project: cp.project }] });
-  if (claudeSessionOf(cp)) out.push(markup(' · '), { kind: 'command', label: 'Resume in Claude Code', command: 'baton.resumeInClaudeCode', args: [{ slug: cp.slug }] });
-  out.push(markup('\n\n'));
-  return out;
-}
-
-function list(title: string, items: readonly string[]): HoverBlock[] {
-  if (items.length === 0) return [];
-  const out: HoverBlock[] = [markup(`**${title}:**\n`)];
-  for (const item of items.slice(0, ITEMS)) out.push(markup('\n- '), text(item));
-  if (items.length > ITEMS) out.push(markup(`\n- … ${items.length - ITEMS} more in the checkpoint`));
-  out.push(markup('\n\n'));
+  out.push(...checkpointLinks(cp.slug, cp.project, claudeSessionOf(cp) !== undefined));
   return out;
 }

@@ -51,14 +51,7 @@ export const OWN_HOOK_OF: Record<Host, Host> = {
 };
 
 /** The agent name each host writes as: the one its MCP client reports, so hook notes and MCP notes fold together. VS Code's agent is GitHub Copilot. */
-export const AGENT_OF: Record<Host, string> = {
-  'claude-code': 'claude-code',
-  codex: 'codex',
-  cursor: 'cursor',
-  gemini: 'gemini',
-  copilot: 'copilot',
-  vscode: 'copilot',
-};
+export const AGENT_OF: Record<Host, string> = OWN_HOOK_OF;
 
 type Json = Record<string, unknown>;
 const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);

@@ -19,16 +19,16 @@
 // after checking that the file is still the very one judged dead (its token),
 // so two processes that both saw it dead can never remove a third's fresh lock.
 import * as fs from 'fs';
-import * as os from 'os';
 import * as path from 'path';
 import { BatonError } from '../../core/errors';
 import { sha256Hex } from '../../core/sha256';
 import { asWriteError, DIR_MODE, ensureDir, FILE_MODE, uniqueHex } from './atomicFile';
+import { isDead, ME, parseHolder, STALE_MS, type Holder, type Seen } from './lockHolder';
 // The calls of an uncontended claim and release (fsCalls.ts); the rest, on contention only, use fs.promises.
 import * as fsCalls from './fsCalls';
 
-/** A lock whose holder cannot be checked is dead once its mtime is this old. */
-export const STALE_MS = 10_000;
+export { procStart, STALE_MS } from './lockHolder';
+
 /** How long a writer waits for a live holder before giving up. */
 const WAIT_MS = 40_000;
 const REFRESH_MS = STALE_MS / 3;
@@ -42,110 +42,6 @@ function keyOf(raw: string): string {
   } catch {
     return '';
   }
-}
-
-interface Holder {
-  host: string;
-  ns: string;
-  pid: number;
-  token: string;
-  /** The kernel's boot id: pids restart at every boot. '' where unknown. */
-  boot: string;
-  /** The process's start time (clock ticks since boot, /proc/<pid>/stat field 22). '' where unknown. */
-  start: string;
-}
-
-interface Seen {
-  holder: Holder | null;
-  /** The raw content, compared byte for byte before breaking. */
-  raw: string;
-  mtimeMs: number;
-}
-
-/** The pid namespace (Linux): two containers on one host may share a vault and a hostname, not pids. */
-function pidNamespace(): string {
-  try {
-    return fs.readlinkSync('/proc/self/ns/pid');
-  } catch {
-    return '';
-  }
-}
-
-function bootId(): string {
-  try {
-    return fs.readFileSync('/proc/sys/kernel/random/boot_id', 'utf8').trim();
-  } catch {
-    return '';
-  }
-}
-
-/**
- * What /proc says of a process (Linux): its start time and whether it is a
- * zombie. null where there is no /proc, or when the pid is gone.
- */
-export function procStart(pid: number | 'self'): { start: string; zombie: boolean } | null {
-  let stat: string;
-  try {
-    stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
-  } catch {
-    return null;
-  }
-  // `pid (comm) state ...`: comm may hold spaces and parentheses, so fields count from the last ')'.
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  const start = fields[19] ?? '';
-  return /^[0-9]+$/.test(start) ? { start, zombie: fields[0] === 'Z' || fields[0] === 'X' } : null;
-}
-
-const ME = { host: os.hostname(), ns: pidNamespace(), boot: bootId(), start: procStart('self')?.start ?? '' };
-
-function exists(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    // EPERM: it exists, it is just not ours to signal.
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
-
-/** Whether a holder on this machine still runs: its pid exists and is still the process that took the lock. */
-function holderAlive(h: Holder): boolean {
-  if (!exists(h.pid)) return false;
-  const proc = procStart(h.pid);
-  if (!proc) return true; // no /proc (macOS) or gone this instant: kill(0) said it exists
-  if (proc.zombie) return false;
-  // A lock of an older Baton names no start time: the pid's existence is all there is to judge.
-  return !h.start || proc.start === h.start;
-}
-
-function parseHolder(raw: string): Holder | null {
-  try {
-    const v = JSON.parse(raw) as Partial<Holder>;
-    if (typeof v.host === 'string' && typeof v.ns === 'string' && Number.isSafeInteger(v.pid) && typeof v.token === 'string') {
-      const text = (x: unknown): string => (typeof x === 'string' ? x : '');
-      return { host: v.host, ns: v.ns, pid: v.pid as number, token: v.token, boot: text(v.boot), start: text(v.start) };
-    }
-  } catch {
-    // a lock written by hand or torn on a file system without links: judged by its age
-  }
-  return null;
-}
-
-/**
- * A holder on this machine is judged by its process, never by the lock's age:
- * a stopped process cannot refresh its lock, and breaking it would let its
- * next write land on top of someone else's. Only a holder Baton cannot check
- * (another host, an unknown file) is judged by age.
- */
-function isDead(seen: Seen): boolean {
-  const h = seen.holder;
-  if (h && h.host === ME.host && h.ns === ME.ns && h.pid > 0) {
-    // Written before this machine's last boot: every pid of that boot is gone.
-    if (h.boot && ME.boot && h.boot !== ME.boot) return true;
-    if (h.pid === process.pid) return h.start !== '' && ME.start !== '' && h.start !== ME.start;
-    return !holderAlive(h);
-  }
-  return Date.now() - seen.mtimeMs > STALE_MS;
 }
 
 /** What the lock file says now; null when there is none; 'unreadable' when it cannot be read (then it is waited for, never broken). */
