@@ -25,6 +25,9 @@ export function treeOf(vault: string): Map<string, string> {
     for (const e of fs.readdirSync(path.join(vault, rel), { withFileTypes: true })) {
       const r = rel ? `${rel}/${e.name}` : e.name;
       if (!rel && (e.name === '.git' || e.name === '.baton' || e.name === '.baton-live')) continue;
+      // A temporary file of a write SIGKILLed midway (`.uncommitted.md.<pid>-<hex>.tmp`): never part of the
+      // vault, ignored by its .gitignore (`.*.tmp`), so not part of the tree two clones must share.
+      if (/^\..*\.tmp$/.test(e.name)) continue;
       if (e.isDirectory()) walk(r);
       else out.set(r, fs.readFileSync(path.join(vault, r), 'latin1'));
     }
