@@ -42,7 +42,7 @@ export interface SizeResult {
   buildNoText: number[];
   /** build / buildNoText, each pair measured back to back. */
   buildTextRatios: number[];
-  /** The saved index with its FTS table dropped and vacuumed. */
+  /** The saved index with its text index's tables dropped and vacuumed. */
   indexBytesNoText: number;
 }
 
@@ -344,7 +344,7 @@ export function writeReport(file: string, r: Results): void {
   line('why, reference algorithm, per question', (s) => median(s.reference), dur);
   line('**reference / Baton.why p99**', (s) => median(s.reference) / p99(s.why), ratio, false);
   line('`baton why` as a whole process', (s) => median(s.whyCli), dur);
-  line('index without its text index (FTS table dropped, vacuumed)', (s) => s.indexBytesNoText, bytes);
+  line('index without its text index (its tables dropped, vacuumed)', (s) => s.indexBytesNoText, bytes);
   line('cold build without the text index\'s writes', (s) => median(s.buildNoText), dur);
   line('**cold build / the same without the text index** (paired)', (s) => median(s.buildTextRatios), ratio, false);
   if (r.search) {

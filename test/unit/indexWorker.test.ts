@@ -31,9 +31,8 @@ function sameIndex(a: SqlIndex, b: SqlIndex): void {
   }
 }
 
-/** The index this thread builds alone, of a copy of `root`'s sessions. */
-async function inlineIndex(root: string): Promise<SqlIndex> {
-  const copy = tempDir('baton-worker-inline-');
+/** The index this thread builds alone, of a copy of `root`'s sessions (left for the snippets, which are read from the files). */
+async function inlineIndex(root: string, copy: string): Promise<SqlIndex> {
   fs.cpSync(path.join(root, 'sessions'), path.join(copy, 'sessions'), { recursive: true });
   const saved = process.env.BATON_INDEX_WORKER;
   process.env.BATON_INDEX_WORKER = '0';
@@ -45,7 +44,6 @@ async function inlineIndex(root: string): Promise<SqlIndex> {
   } finally {
     if (saved === undefined) delete process.env.BATON_INDEX_WORKER;
     else process.env.BATON_INDEX_WORKER = saved;
-    fs.rmSync(copy, { recursive: true, force: true });
   }
 }
 
@@ -53,16 +51,19 @@ describe('the cold build’s worker threads, as shipped', function () {
   this.timeout(120_000);
   let root: string;
   let inline: SqlIndex;
+  let copy: string;
   before(async () => {
     ensureBuilt();
     root = tempDir('baton-worker-');
     // Past the 2000 files a cold build needs before it starts workers by itself.
     generateVault(root, { checkpoints: 2500, projects: 20, seed: 11 });
-    inline = await inlineIndex(root);
+    copy = tempDir('baton-worker-inline-');
+    inline = await inlineIndex(root, copy);
   });
   after(() => {
     inline.close();
     fs.rmSync(root, { recursive: true, force: true });
+    fs.rmSync(copy, { recursive: true, force: true });
   });
   beforeEach(() => fs.rmSync(path.join(root, '.baton'), { recursive: true, force: true }));
 

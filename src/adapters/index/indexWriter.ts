@@ -96,7 +96,7 @@ export class IndexWriter {
   private nextNote = 1;
   private sliceStart = 0;
   private readonly paths: PathTouches;
-  private readonly text: TextIndex;
+  readonly text: TextIndex;
   private readonly plans: PlanRows;
 
   constructor(
@@ -118,11 +118,14 @@ export class IndexWriter {
       this.scopes.set(name, { id, name, mtime, notes: nm === null || ns === null ? null : { mtime: nm, size: ns }, plans: pm, ...this.pathsOf(name) });
       this.scopeNames.set(id, name);
     }
+    this.text.load();
+    // A docid of the text index may outlive its row (textIndex.ts): ids of its kinds start past every docid it holds.
+    const past = Math.floor(this.text.maxDoc / 4);
     const max = (table: string): number => Number(this.sql.rows<[number | null]>(`SELECT MAX(id) FROM ${table}`)[0]?.[0] ?? 0);
     this.nextScope = max('scopes') + 1;
-    this.nextCheckpoint = max('checkpoints') + 1;
-    this.plans.reset(max('plans') + 1);
-    this.nextNote = Number(this.sql.rows<[number | null]>('SELECT MAX(rowid) FROM notes')[0]?.[0] ?? 0) + 1;
+    this.nextCheckpoint = Math.max(max('checkpoints'), past) + 1;
+    this.plans.reset(Math.max(max('plans'), past) + 1);
+    this.nextNote = Math.max(Number(this.sql.rows<[number | null]>('SELECT MAX(rowid) FROM notes')[0]?.[0] ?? 0), past) + 1;
     this.paths.reset(max('paths') + 1);
   }
 
@@ -144,7 +147,7 @@ export class IndexWriter {
     let plansChanged = false;
     this.sliceStart = performance.now();
     // A first build loads everything: the secondary indexes are built once at the end.
-    const bulk = this.nextCheckpoint === 1 && this.paths.empty;
+    const bulk = this.sql.rows('SELECT 1 FROM checkpoints LIMIT 1').length === 0 && this.paths.empty;
     this.sql.run('BEGIN');
     try {
       if (bulk) this.sql.db.exec(DROP_BULK_INDEXES);
@@ -166,6 +169,7 @@ export class IndexWriter {
         await this.breathe();
       }
       this.paths.write();
+      this.text.flush();
       if (bulk) this.sql.db.exec(BULK_INDEXES);
       this.sql.run('COMMIT');
     } catch (err) {
@@ -303,7 +307,7 @@ export class IndexWriter {
       CHECKPOINT_CAP,
       {
         here,
-        fromWorker: (at, file, paths) => {
+        fromWorker: (at, file, paths, terms) => {
           if (!file) return;
           const d = deferred[at];
           if (file.stat.size > CHECKPOINT_CAP) {
@@ -317,7 +321,8 @@ export class IndexWriter {
             return;
           }
           this.unsavedWork += file.stat.size;
-          this.putFields(d.scope, d.name, file.stat, file.rec, file.refs.map((ref) => paths.id(ref, resolve)));
+          const id = this.putFields(d.scope, d.name, file.stat, file.rec, file.refs.map((ref) => paths.id(ref, resolve)));
+          this.text.putWorkerTerms(id, file.terms, terms);
           stats.checkpointsParsed += 1;
         },
       },
@@ -328,11 +333,15 @@ export class IndexWriter {
 
   private putRecord(scope: ScopeRow, fileName: string, st: Stat, rec: IndexRecord): void {
     const failed = rec.failed.join('\n');
-    this.putFields(scope, fileName, st, { ...rec, failed }, rec.paths.map((raw) => this.paths.idOfRaw(raw)));
+    const id = this.putFields(scope, fileName, st, { ...rec, failed }, rec.paths.map((raw) => this.paths.idOfRaw(raw)));
+    this.text.putCheckpoint(id, rec.text);
   }
 
-  /** One checkpoint row, and its touches; `pathIds` are its paths in the order written (null: normalised to nothing). */
-  private putFields(scope: ScopeRow, fileName: string, st: Stat, rec: Omit<IndexRecord, 'paths' | 'failed'> & { failed: string }, pathIds: (number | null)[]): void {
+  /**
+   * One checkpoint row, and its touches; `pathIds` are its paths in the order
+   * written (null: normalised to nothing). Its id is returned for its terms.
+   */
+  private putFields(scope: ScopeRow, fileName: string, st: Stat, rec: Omit<IndexRecord, 'paths' | 'failed' | 'text'> & { failed: string }, pathIds: (number | null)[]): number {
     const name = fileName.slice(0, -3);
     const id = this.nextCheckpoint++;
     const written: number[] = [];
@@ -358,7 +367,7 @@ export class IndexWriter {
       packIds(written),
       rec.failed,
     ]);
-    this.text.putCheckpoint(id, rec.text);
+    return id;
   }
 
   private removeCheckpoint(cp: StoredCheckpoint): void {
@@ -404,8 +413,17 @@ export class IndexWriter {
     // Unreadable (permissions): keep what was mirrored, and look again next time; never mirror it as empty.
     if (notes === null) return false;
     this.unsavedWork += st.size;
-    this.forgetNotes(row);
-    for (const n of notes) {
+    // Notes are appended, so the mirror keeps the notes it holds as the file
+    // begins, and rewrites from the first that differs: a note is written to
+    // the text index once, not once per note appended after it.
+    const held = this.sql.rows<[number, string, number, string]>('SELECT rowid, agent, ts, text FROM notes WHERE scope = ? ORDER BY rowid', [row.id]);
+    let same = 0;
+    while (same < held.length && same < notes.length && held[same][1] === notes[same].agent && held[same][2] === notes[same].ts && held[same][3] === notes[same].text) same++;
+    if (same < held.length) {
+      for (let k = same; k < held.length; k++) this.text.removeNote(held[k][0]);
+      this.sql.run('DELETE FROM notes WHERE scope = ? AND rowid >= ?', [row.id, held[same][0]]);
+    }
+    for (const n of notes.slice(same)) {
       const rowid = this.nextNote++;
       this.sql.run('INSERT INTO notes(rowid, scope, agent, ts, text) VALUES (?, ?, ?, ?, ?)', [rowid, row.id, n.agent, n.ts, n.text]);
       this.text.putNote(rowid, n.text);

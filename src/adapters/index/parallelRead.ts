@@ -12,12 +12,12 @@ import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 import { Worker } from 'worker_threads';
-import { eachFile, PathTable, type BatchRequest, type BatchResult, type ReadRequest, type WorkerConfig, type WorkerFile } from './workerBatch';
+import { eachFile, PathTable, TermTable, type BatchRequest, type BatchResult, type ReadRequest, type WorkerConfig, type WorkerFile } from './workerBatch';
 
 /** Where the files go, in whatever order they are read. */
 export interface ReadSink {
   /** File `at` as a worker read it; null when it could not be read. */
-  fromWorker(at: number, file: WorkerFile | null, paths: PathTable): void;
+  fromWorker(at: number, file: WorkerFile | null, paths: PathTable, terms: TermTable): void;
   /** Files `from` to `to` (exclusive) are this thread's to read, now. */
   here(from: number, to: number): void;
 }
@@ -77,6 +77,7 @@ interface InFlight {
   resolve: () => void;
   result: BatchResult | null;
   paths: PathTable;
+  terms: TermTable;
 }
 
 /**
@@ -93,7 +94,7 @@ export async function readInWorkers(files: ReadRequest[], cap: number, sink: Rea
   const strict = process.env.BATON_INDEX_WORKER === '1';
   const script = workerScript();
   if (!script && strict) throw new Error(`No index worker beside ${__filename} (BATON_INDEX_WORKER=1 asks for one).`);
-  const workers: { worker: Worker; paths: PathTable; waiting: Map<number, InFlight> }[] = [];
+  const workers: { worker: Worker; paths: PathTable; terms: TermTable; waiting: Map<number, InFlight> }[] = [];
   let alive = script !== null;
   let failure: unknown = null;
   const fail = (err: unknown): void => {
@@ -109,10 +110,11 @@ export async function readInWorkers(files: ReadRequest[], cap: number, sink: Rea
     for (let i = 0; script && i < count; i++) {
       // A generous young generation: the reader allocates a string per file and little that lives long.
       const worker = new Worker(script.script, { eval: script.eval, workerData: config, resourceLimits: { maxYoungGenerationSizeMb: 48 } });
-      const entry = { worker, paths: new PathTable(), waiting: new Map<number, InFlight>() };
+      const entry = { worker, paths: new PathTable(), terms: new TermTable(), waiting: new Map<number, InFlight>() };
       worker.on('message', (m: BatchResult) => {
         // Paths are numbered in the order the worker met them, so they are kept as messages arrive.
         for (const p of m.fresh) entry.paths.raw.push(p);
+        for (const t of m.freshTerms) entry.terms.raw.push(t);
         const f = entry.waiting.get(m.seq);
         entry.waiting.delete(m.seq);
         if (f) settle(f, m);
@@ -135,7 +137,7 @@ export async function readInWorkers(files: ReadRequest[], cap: number, sink: Rea
     const w = workers[seq % workers.length];
     let resolve!: () => void;
     const done = new Promise<void>((r) => (resolve = r));
-    const f: InFlight = { from: front, to: Math.min(front + BATCH, back), settled: false, result: null, paths: w.paths, done, resolve };
+    const f: InFlight = { from: front, to: Math.min(front + BATCH, back), settled: false, result: null, paths: w.paths, terms: w.terms, done, resolve };
     front = f.to;
     w.waiting.set(seq, f);
     const batch: BatchRequest = { seq, files: files.slice(f.from, f.to) };
@@ -150,7 +152,7 @@ export async function readInWorkers(files: ReadRequest[], cap: number, sink: Rea
       if (ready >= 0) {
         const [f] = inFlight.splice(ready, 1);
         if (f.result) {
-          eachFile(f.result, f.to - f.from, (k, file) => sink.fromWorker(f.from + k, file, f.paths));
+          eachFile(f.result, f.to - f.from, (k, file) => sink.fromWorker(f.from + k, file, f.paths, f.terms));
           byWorkers += f.to - f.from;
         } else sink.here(f.from, f.to);
       } else if (front < back && (steal || !alive)) {

@@ -1,6 +1,6 @@
 // Bump SCHEMA_VERSION whenever a table changes: an index of another version is
 // dropped and rebuilt from the vault, which is always safe because it is a cache.
-export const SCHEMA_VERSION = 6;
+export const SCHEMA_VERSION = 8;
 
 // Compact on purpose: the whole database is loaded by every process that
 // queries it and exported whole by every save, so its size is paid on every
@@ -20,11 +20,15 @@ export const SCHEMA_VERSION = 6;
 // notes        a mirror of every uncommitted.md, in file order.
 // plans        one row per plan file (`plans/` of a scope); `plans_mtime` of
 //              its scope is that folder's mtime when trusted (null: none seen).
-// fts          the full-text index (FTS4, porter stemming; see searchText.ts and
-//              textIndex.ts): one row per checkpoint, note and plan, its docid
+// terms        the full-text index (textIndex.ts): per term and segment, the
+//              posting list of the documents holding it (postings.ts) and
+//              its length `n`. A
+//              document is a checkpoint, an open note or a plan; its docid is
 //              the row's id times 4 plus its kind (DOC_KIND), so no table maps
-//              them. Its text is stored (FTS4 needs it to delete a row and to
-//              cut snippets), after `searchable` folded it.
+//              them. No text is stored: a hit's snippet is cut from its file.
+// text_dead    docids removed since the last full merge: their postings are
+//              still stored, and skipped.
+// text_lengths each document's length for BM25, 4096 docids a row (docLengths.ts).
 export const SCHEMA = `
 CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT) WITHOUT ROWID;
 CREATE TABLE scopes(id INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE, mtime REAL NOT NULL, notes_mtime REAL, notes_size INTEGER, plans_mtime REAL);
@@ -35,7 +39,9 @@ CREATE TABLE notes(scope INTEGER NOT NULL, agent TEXT NOT NULL, ts INTEGER NOT N
 CREATE INDEX notes_scope ON notes(scope);
 CREATE TABLE plans(id INTEGER PRIMARY KEY, scope INTEGER NOT NULL, name TEXT NOT NULL, mtime REAL NOT NULL, size INTEGER NOT NULL,
   agent TEXT NOT NULL, ts INTEGER NOT NULL, title TEXT NOT NULL);
-CREATE VIRTUAL TABLE fts USING fts4(task, intent, state, decisions, failed, verified, blockers, questions, files, next, tokenize=porter);
+CREATE TABLE terms(term TEXT NOT NULL, seg INTEGER NOT NULL, n INTEGER NOT NULL, postings BLOB NOT NULL, PRIMARY KEY(term, seg));
+CREATE TABLE text_dead(docid INTEGER PRIMARY KEY);
+CREATE TABLE text_lengths(chunk INTEGER PRIMARY KEY, lengths BLOB NOT NULL);
 `;
 
 /** A full-text row's kind, in its docid's two low bits. */

@@ -1,121 +1,228 @@
-// Full-text search over the index's `fts` table (FTS4, porter; schema.ts).
+// Full-text search over the text index (textIndex.ts): each query term's
+// posting lists are read in one call and scored here.
 //
-// Every word is quoted as a phrase of its own, so nothing typed reaches FTS's
-// query syntax (the words come from `queryWords`, which keeps only letters and
-// digits). Ranking is BM25 (k1 1.2, b 0.75) per column from `matchinfo`, the
-// Task counting double; hits holding more of the query's words come first
-// whatever their BM25, and recency breaks ties. The 'y' and 'l' matchinfo
-// flags are read per row and 'n', 'a' and 'x' once per query
-// (sqlite.org/fts3.html#matchinfo): 'x' is per phrase over the whole table,
-// the same in every row.
+// Ranking is BM25 (k1 1.2, b 0.75) over a checkpoint's fields taken as one
+// text, the Task counting double; hits holding more of the query's terms come
+// first whatever their BM25, and the newer breaks a tie. Scores live in typed
+// arrays indexed by docid, kept between queries, so a word held by most of a
+// 100k vault costs one pass over its list.
 //
-// All the words are asked first; only when that finds fewer than the limit are
-// rows holding some of them scored too, so a precise question costs the few
-// rows it matches, not every row that shares one common word.
+// The text of the few hits shown is read back (their checkpoint or plan file,
+// the note's row) to tell which field matched and cut the snippet
+// (core/searchSnippet.ts).
 import { sessionId } from '../../core/sessions';
+import { DEAD_END_MARK, termOf } from '../../core/searchTerms';
+import { snippetOf } from '../../core/searchSnippet';
 import { SEARCH_FIELDS, SEARCH_KINDS, type SearchField, type SearchKind } from '../../core/searchText';
 import type { TextHit, TextQuery } from '../../core/ports';
 import { DOC_KIND } from './schema';
+import { CHUNK } from './docLengths';
 import type { Statements } from './statements';
+import type { TextIndex } from './textIndex';
 
+const LENGTH_SHIFT = Math.log2(CHUNK);
+const LENGTH_MASK = CHUNK - 1;
 const K1 = 1.2;
 const B = 0.75;
-const WEIGHTS = SEARCH_FIELDS.map((f) => (f === 'task' ? 2 : 1));
-const COLUMNS = SEARCH_FIELDS.length;
-/** Private marks around matched words in a snippet (searchable() keeps them out of the text). */
-const OPEN = '\u0002';
-const CLOSE = '\u0003';
-const SNIPPET_TOKENS = 24;
+/** A hit's key: the terms it holds first, then its BM25 (far below this per term). */
+const PER_TERM = 1e6;
+/** Words too common to count as a matched word when the query has others (core/deadEnds.ts drops its own). */
+const STOP = new Set(['the', 'a', 'an', 'of', 'to', 'in', 'on', 'for', 'and', 'or', 'is', 'it', 'with', 'by', 'at', 'as', 'be']);
 
 const KIND_OF = new Map<number, SearchKind>(SEARCH_KINDS.map((k) => [DOC_KIND[k], k]));
 
-/**
- * Each word a quoted phrase (the words hold no quote: see queryWords). In one
- * column it is `column:word`, bare: this SQLite (3.49, sql.js 1.17) reads
- * `column:"word"` as something else (tried: one phrase for the whole query, or
- * no rows), and a lower-case word of letters and digits is never an operator
- * (those are upper case: AND, OR, NOT, NEAR).
- */
-const phrases = (words: string[], joiner: string, field?: SearchField): string => words.map((w) => (field ? `${field}:${w}` : `"${w}"`)).join(joiner);
+/** A record's row, and its text as fields (null: it could not be read). */
+export interface RecordRow {
+  scope: number;
+  agent: string;
+  ts: number;
+  name: string;
+  title: string;
+}
+export type ReadFields = (kind: SearchKind, row: RecordRow, project: string) => string[] | null;
+
+/** Scores by docid, kept between queries: only the entries a query touched are cleared. */
+export class SearchScratch {
+  scores = new Float64Array(0);
+  touched = new Int32Array(1024);
+  count = 0;
+
+  fit(maxDoc: number): void {
+    if (this.scores.length <= maxDoc) this.scores = new Float64Array(Math.ceil((maxDoc + 1) * 1.25) + 64);
+  }
+
+  touch(docid: number): void {
+    if (this.count === this.touched.length) {
+      const next = new Int32Array(this.touched.length * 2);
+      next.set(this.touched);
+      this.touched = next;
+    }
+    this.touched[this.count++] = docid;
+  }
+
+  clear(): void {
+    for (let i = 0; i < this.count; i++) this.scores[this.touched[i]] = 0;
+    this.count = 0;
+  }
+}
+
+/** The query's terms (stop words dropped when others remain), and the lists to read: in Didn't work only, its own. */
+function termsOf(q: TextQuery): { terms: string[]; lists: string[] } {
+  const all = [...new Set(q.words.map(termOf).filter((t) => t !== ''))];
+  const kept = all.filter((t) => !STOP.has(t));
+  const terms = kept.length > 0 ? kept : all;
+  return { terms, lists: q.field === 'failed' ? terms.map((t) => DEAD_END_MARK + t) : terms };
+}
+
+export function searchText(sql: Statements, text: TextIndex, scratch: SearchScratch, scopeNames: ReadonlyMap<number, string>, read: ReadFields, q: TextQuery): TextHit[] {
+  if (q.words.length === 0 || q.limit <= 0) return [];
+  const { terms, lists: asked } = termsOf(q);
+  if (terms.length === 0) return [];
+  const allowed = allowedDocs(sql, scopeNames, q, text.maxDoc);
+  const kinds = new Uint8Array(4).fill(1);
+  if (q.kinds) {
+    kinds.fill(0);
+    for (const k of q.kinds) kinds[DOC_KIND[k]] = 1;
+  }
+  const { docs, avgLength } = text.corpus();
+  const dead = text.dead.size > 0 ? text.dead : null;
+  const lengths = text.lengths.every();
+  const filtered = q.kinds !== undefined || allowed !== null || dead !== null;
+  scratch.fit(text.maxDoc);
+  const { scores } = scratch;
+  try {
+    for (const term of asked) {
+      const { lists, postings } = text.listsOf(term);
+      if (lists.length === 0) continue;
+      const idf = Math.log(1 + (docs - postings + 0.5) / (postings + 0.5));
+      const norm = K1 * (1 - B);
+      const perLength = (K1 * B) / avgLength;
+      for (const bytes of lists) {
+        // eachPosting (postings.ts), written out: this loop is what a search costs.
+        let at = 0;
+        let docid = 0;
+        const end = bytes.length;
+        while (at < end) {
+          let b = bytes[at++];
+          let z = b;
+          if (b & 0x80) {
+            z &= 0x7f;
+            let mul = 0x80;
+            do {
+              b = bytes[at++];
+              z += (b & 0x7f) * mul;
+              mul *= 0x80;
+            } while (b & 0x80);
+          }
+          docid += z % 2 === 0 ? z / 2 : -(z + 1) / 2;
+          let tf = bytes[at++];
+          if (tf & 0x80) {
+            tf &= 0x7f;
+            let mul = 0x80;
+            do {
+              b = bytes[at++];
+              tf += (b & 0x7f) * mul;
+              mul *= 0x80;
+            } while (b & 0x80);
+          }
+          if (filtered && (kinds[docid & 3] === 0 || (allowed !== null && allowed[docid] === 0) || (dead !== null && dead.has(docid)))) continue;
+          const len = lengths[docid >> LENGTH_SHIFT]?.[docid & LENGTH_MASK] ?? avgLength;
+          if (scores[docid] === 0) scratch.touch(docid);
+          // The matched term itself counts PER_TERM, so a hit with more terms ranks first whatever its BM25.
+          scores[docid] += PER_TERM + idf * ((tf * (K1 + 1)) / (tf + norm + perLength * len));
+        }
+      }
+    }
+    const best = top(sql, scratch, q.limit);
+    const wanted = new Set(terms);
+    return best.map((c) => hitOf(sql, scopeNames, read, c, wanted, q.field));
+  } finally {
+    scratch.clear();
+  }
+}
 
 interface Candidate {
   docid: number;
+  key: number;
   ts: number;
-  matched: number;
-  score: number;
-  field: number;
 }
-
-/** The table-wide figures BM25 needs: rows, average length per column, rows holding each phrase per column. */
-interface Globals {
-  /** Phrases in the query, as FTS parsed it. */
-  phrases: number;
-  rows: number;
-  avg: number[];
-  /** [phrase * COLUMNS + column]: rows with the phrase in that column. */
-  df: number[];
-}
-
-export function searchText(sql: Statements, scopeNames: ReadonlyMap<number, string>, q: TextQuery): TextHit[] {
-  if (q.words.length === 0 || q.limit <= 0) return [];
-  const any = phrases(q.words, ' OR ', q.field);
-  const globals = globalsOf(sql, any);
-  if (!globals) return [];
-  const filter = filterSql(scopeNames, q);
-  let found = candidates(sql, phrases(q.words, ' ', q.field), filter, globals);
-  if (found.length < q.limit && q.words.length > 1) found = candidates(sql, any, filter, globals);
-  return best(sql, found, q.limit).map((c) => hitOf(sql, scopeNames, any, c));
-}
-
-const byRelevance = (a: Candidate, b: Candidate): number => b.matched - a.matched || b.score - a.score;
 
 /**
- * The best `limit`, recency breaking ties. A row's time is read only for the
- * candidates tied with the last one kept (a query without filters reads no
- * other table for its thousands of rows).
+ * The best `limit` by key, the newer first among equals: a row's time is read
+ * only for the candidates tied with the last one kept.
  */
-function best(sql: Statements, found: Candidate[], limit: number): Candidate[] {
-  found.sort((a, b) => byRelevance(a, b) || b.docid - a.docid);
-  if (found.length <= limit) return withTimes(sql, found).sort((a, b) => byRelevance(a, b) || b.ts - a.ts || b.docid - a.docid);
-  const last = found[limit - 1];
-  let end = limit;
-  while (end < found.length && byRelevance(found[end], last) === 0) end++;
-  let start = limit - 1;
-  while (start > 0 && byRelevance(found[start - 1], last) === 0) start--;
-  const tied = withTimes(sql, found.slice(start, end)).sort((a, b) => b.ts - a.ts || b.docid - a.docid);
-  return [...found.slice(0, start), ...tied].slice(0, limit);
+function top(sql: Statements, scratch: SearchScratch, limit: number): Candidate[] {
+  const { scores, touched, count } = scratch;
+  if (count === 0) return [];
+  // The limit-th best key, by a selection over a copy of the keys (no sort of every match).
+  const keys = new Float64Array(count);
+  for (let i = 0; i < count; i++) keys[i] = scores[touched[i]];
+  const threshold = count <= limit ? -Infinity : kthLargest(keys, limit);
+  const above: Candidate[] = [];
+  const tied: Candidate[] = [];
+  for (let i = 0; i < count; i++) {
+    const docid = touched[i];
+    const key = scores[docid];
+    if (key > threshold) above.push({ docid, key, ts: -1 });
+    else if (key === threshold) tied.push({ docid, key, ts: -1 });
+  }
+  const needTimes = count <= limit ? above : tied.length + above.length > limit ? tied : [];
+  withTimes(sql, needTimes);
+  const order = (a: Candidate, b: Candidate): number => b.key - a.key || b.ts - a.ts || b.docid - a.docid;
+  return [...above, ...tied].sort(order).slice(0, limit);
 }
 
-function withTimes(sql: Statements, cs: Candidate[]): Candidate[] {
-  for (const c of cs) if (c.ts < 0) c.ts = rowOf(sql, KIND_OF.get(c.docid % 4) ?? 'checkpoint', Math.floor(c.docid / 4))?.ts ?? 0;
-  return cs;
+/** The k-th largest of `a` (1-based), by quickselect; `a` is reordered. */
+function kthLargest(a: Float64Array, k: number): number {
+  let lo = 0;
+  let hi = a.length - 1;
+  const want = k - 1;
+  while (lo < hi) {
+    const pivot = a[(lo + hi) >> 1];
+    let i = lo;
+    let j = hi;
+    while (i <= j) {
+      while (a[i] > pivot) i++;
+      while (a[j] < pivot) j--;
+      if (i <= j) {
+        const t = a[i];
+        a[i] = a[j];
+        a[j] = t;
+        i++;
+        j--;
+      }
+    }
+    if (want <= j) hi = j;
+    else if (want >= i) lo = i;
+    else return a[want];
+  }
+  return a[want];
 }
 
-function globalsOf(sql: Statements, match: string): Globals | null {
-  const row = sql.rows<[Uint8Array]>("SELECT matchinfo(fts, 'pcnax') AS mi FROM fts WHERE fts MATCH ? LIMIT 1", [match])[0];
-  if (!row) return null;
-  const m = ints(row[0]);
-  // p c n a[c] x[3*c*p]
-  const phrases = m[0];
-  const rows = m[2];
-  const avg = Array.from(m.subarray(3, 3 + COLUMNS));
-  const df: number[] = [];
-  for (let i = 0; i < phrases * COLUMNS; i++) df.push(m[3 + COLUMNS + i * 3 + 2]);
-  return { phrases, rows, avg, df };
+/** Each candidate's time, read in batches. */
+function withTimes(sql: Statements, cs: Candidate[]): void {
+  const byKind = new Map<number, Candidate[]>();
+  for (const c of cs) {
+    const list = byKind.get(c.docid % 4) ?? [];
+    list.push(c);
+    byKind.set(c.docid % 4, list);
+  }
+  for (const [kind, list] of byKind) {
+    const table = kind === DOC_KIND.checkpoint ? 'checkpoints WHERE id' : kind === DOC_KIND.note ? 'notes WHERE rowid' : 'plans WHERE id';
+    const key = kind === DOC_KIND.note ? 'rowid' : 'id';
+    for (let i = 0; i < list.length; i += 500) {
+      const part = list.slice(i, i + 500);
+      const ts = new Map(sql.rows<[number, number]>(`SELECT ${key}, ts FROM ${table} IN (${part.map((c) => Math.floor(c.docid / 4)).join(', ')})`));
+      for (const c of part) c.ts = ts.get(Math.floor(c.docid / 4)) ?? 0;
+    }
+  }
 }
 
-interface Filter {
-  where: string;
-  params: (string | number)[];
-  /** Whether the filter needs the row of each match (its scope, agent or time), not only its docid. */
-  rows: boolean;
-}
-
-/** The request's filters as SQL over the row's kind, scope, agent and time (ids inlined: they are numbers). */
-function filterSql(scopeNames: ReadonlyMap<number, string>, q: TextQuery): Filter {
+/** The docids a filter on scope, agent or time lets through, as a map by docid; null when there is none. */
+function allowedDocs(sql: Statements, scopeNames: ReadonlyMap<number, string>, q: TextQuery, maxDoc: number): Uint8Array | null {
+  if (q.project === undefined && !q.agent && q.since === undefined) return null;
   const where: string[] = [];
   const params: (string | number)[] = [];
-  if (q.kinds && q.kinds.length < SEARCH_KINDS.length) where.push(`kind IN (${q.kinds.map((k) => DOC_KIND[k]).join(', ')})`);
   if (q.project !== undefined) {
     const p = q.project;
     const ids = [...scopeNames].filter(([, name]) => name === p || name.startsWith(`${p}/`)).map(([id]) => id);
@@ -129,73 +236,21 @@ function filterSql(scopeNames: ReadonlyMap<number, string>, q: TextQuery): Filte
     where.push('ts >= ?');
     params.push(q.since);
   }
-  return { where: where.length ? `WHERE ${where.join(' AND ')}` : '', params, rows: params.length > 0 || q.project !== undefined };
-}
-
-const CANDIDATES = `SELECT docid, mi, ts FROM (
-  SELECT fts.docid AS docid, matchinfo(fts, 'yl') AS mi, fts.docid % 4 AS kind,
-    CASE fts.docid % 4 WHEN 0 THEN c.scope WHEN 1 THEN n.scope ELSE p.scope END AS scope,
-    CASE fts.docid % 4 WHEN 0 THEN c.agent WHEN 1 THEN n.agent ELSE p.agent END AS agent,
-    CASE fts.docid % 4 WHEN 0 THEN c.ts WHEN 1 THEN n.ts ELSE p.ts END AS ts
-  FROM fts
-  LEFT JOIN checkpoints c ON fts.docid % 4 = 0 AND c.id = fts.docid / 4
-  LEFT JOIN notes n ON fts.docid % 4 = 1 AND n.rowid = fts.docid / 4
-  LEFT JOIN plans p ON fts.docid % 4 = 2 AND p.id = fts.docid / 4
-  WHERE fts MATCH ?)`;
-
-/** Without a filter on the rows, the docids alone: no join for each of the (maybe many) matches. */
-const BARE = "SELECT docid, mi, -1 AS ts FROM (SELECT docid, matchinfo(fts, 'yl') AS mi, docid % 4 AS kind FROM fts WHERE fts MATCH ?)";
-
-function candidates(sql: Statements, match: string, filter: Filter, g: Globals): Candidate[] {
-  const out: Candidate[] = [];
-  sql.each<[number, Uint8Array, number]>(`${filter.rows ? CANDIDATES : BARE} ${filter.where}`, [match, ...filter.params], ([docid, mi, ts]) => {
-    out.push({ docid, ts, ...score(ints(mi), g) });
-    return true;
-  });
+  const cond = where.join(' AND ');
+  const out = new Uint8Array(maxDoc + 1);
+  const add = (sqlText: string, kind: SearchKind): void => {
+    for (const [id] of sql.rows<[number]>(sqlText, params)) {
+      const d = id * 4 + DOC_KIND[kind];
+      if (d <= maxDoc) out[d] = 1;
+    }
+  };
+  if (!q.kinds || q.kinds.includes('checkpoint')) add(`SELECT id FROM checkpoints WHERE ${cond}`, 'checkpoint');
+  if (!q.kinds || q.kinds.includes('note')) add(`SELECT rowid FROM notes WHERE ${cond}`, 'note');
+  if (!q.kinds || q.kinds.includes('plan')) add(`SELECT id FROM plans WHERE ${cond}`, 'plan');
   return out;
 }
 
-/** BM25 of one row from its 'yl' matchinfo: y[phrase * COLUMNS + column] hits, then l[column] lengths. */
-function score(m: Int32Array, g: Globals): { matched: number; score: number; field: number } {
-  const phraseCount = g.phrases;
-  let matched = 0;
-  let total = 0;
-  const byColumn = new Array<number>(COLUMNS).fill(0);
-  for (let p = 0; p < phraseCount; p++) {
-    let here = false;
-    for (let c = 0; c < COLUMNS; c++) {
-      const tf = m[p * COLUMNS + c];
-      if (tf === 0) continue;
-      here = true;
-      const df = g.df[p * COLUMNS + c];
-      const idf = Math.log(1 + (g.rows - df + 0.5) / (df + 0.5));
-      const len = m[phraseCount * COLUMNS + c];
-      const avg = g.avg[c] || 1;
-      const s = WEIGHTS[c] * idf * ((tf * (K1 + 1)) / (tf + K1 * (1 - B + (B * len) / avg)));
-      byColumn[c] += s;
-      total += s;
-    }
-    if (here) matched += 1;
-  }
-  let field = 0;
-  for (let c = 1; c < COLUMNS; c++) if (byColumn[c] > byColumn[field]) field = c;
-  return { matched, score: total, field };
-}
-
-function ints(blob: Uint8Array): Int32Array {
-  // matchinfo is an array of native-order 32-bit integers (little-endian in WASM); copied to be aligned.
-  return new Int32Array(blob.slice().buffer);
-}
-
-interface Row {
-  scope: number;
-  agent: string;
-  ts: number;
-  name: string;
-  title: string;
-}
-
-function rowOf(sql: Statements, kind: SearchKind, id: number): Row | null {
+function rowOf(sql: Statements, kind: SearchKind, id: number): RecordRow | null {
   const r =
     kind === 'checkpoint'
       ? sql.rows<[number, string, number, string, string]>('SELECT scope, agent, ts, name, task FROM checkpoints WHERE id = ?', [id])[0]
@@ -205,16 +260,15 @@ function rowOf(sql: Statements, kind: SearchKind, id: number): Row | null {
   return r ? { scope: r[0], agent: r[1], ts: r[2], name: r[3], title: r[4] } : null;
 }
 
-function hitOf(sql: Statements, scopeNames: ReadonlyMap<number, string>, match: string, c: Candidate): TextHit {
+function hitOf(sql: Statements, scopeNames: ReadonlyMap<number, string>, read: ReadFields, c: Candidate, terms: ReadonlySet<string>, only?: SearchField): TextHit {
   const kind = KIND_OF.get(c.docid % 4) ?? 'checkpoint';
   const id = Math.floor(c.docid / 4);
   const row = rowOf(sql, kind, id) ?? { scope: 0, agent: '', ts: c.ts, name: '', title: '' };
   const project = scopeNames.get(row.scope) ?? '';
-  const field: SearchField = kind === 'checkpoint' ? SEARCH_FIELDS[c.field] : 'state';
-  const column = SEARCH_FIELDS.indexOf(field);
-  const raw =
-    sql.rows<[string]>(`SELECT snippet(fts, '${OPEN}', '${CLOSE}', '…', ?, ${SNIPPET_TOKENS}) FROM fts WHERE fts MATCH ? AND docid = ?`, [column, match, c.docid])[0]?.[0] ?? '';
-  const { snippet, marks } = unmark(raw);
+  const fields = read(kind, row, project) ?? [];
+  const column = kind === 'checkpoint' && only ? SEARCH_FIELDS.indexOf(only) : undefined;
+  const cut = snippetOf(fields, terms, column);
+  const field: SearchField = kind === 'checkpoint' ? (SEARCH_FIELDS[cut.field] ?? 'task') : 'state';
   let session = row.name;
   let slug = `sessions/${project}/${row.name}`;
   if (kind === 'note') {
@@ -222,6 +276,7 @@ function hitOf(sql: Statements, scopeNames: ReadonlyMap<number, string>, match: 
     session = sessionId(first, row.agent);
     slug = `sessions/${project}/uncommitted`;
   } else if (kind === 'plan') slug = `sessions/${project}/plans/${row.name}`;
+  const matched = Math.floor(c.key / PER_TERM);
   return {
     kind,
     project,
@@ -231,24 +286,9 @@ function hitOf(sql: Statements, scopeNames: ReadonlyMap<number, string>, match: 
     slug,
     title: row.title,
     field,
-    snippet,
-    marks,
-    matched: c.matched,
-    score: Math.round(c.score * 1000) / 1000,
+    snippet: cut.snippet,
+    marks: cut.marks,
+    matched,
+    score: Math.round((c.key - matched * PER_TERM) * 1000) / 1000,
   };
-}
-
-/** The snippet without its marks, and where the marks were. */
-export function unmark(raw: string): { snippet: string; marks: [number, number][] } {
-  const marks: [number, number][] = [];
-  let out = '';
-  let open = -1;
-  for (const ch of raw) {
-    if (ch === OPEN) open = out.length;
-    else if (ch === CLOSE) {
-      if (open >= 0) marks.push([open, out.length]);
-      open = -1;
-    } else out += ch;
-  }
-  return { snippet: out, marks };
 }

@@ -14,10 +14,14 @@ import type { FsVault } from '../vault/fsVault';
 import { IndexWriter } from './indexWriter';
 import { BULK_INDEXES, SCHEMA, SCHEMA_VERSION } from './schema';
 import { loadSqlJs } from './sqlJs';
-import { searchText } from './searchQuery';
+import { searchText, SearchScratch, type ReadFields } from './searchQuery';
+import { indexRecord } from './indexRecord';
+import { readCheckpointTextSync, WHOLE_CAP } from '../vault/checkpointText';
+import { PLANS_DIR } from '../vault/fsVault';
+import { parsePlan } from '../markdown/checkpointFile';
 import { Statements } from './statements';
 import { touching } from './touchQuery';
-import { savedWithin } from './vaultFiles';
+import { readCapped, savedWithin } from './vaultFiles';
 
 export const INDEX_FILE = 'index.sqlite';
 /** Save once the work a saved copy would spare, times this, reaches the database's size... */
@@ -32,6 +36,7 @@ export class SqlIndex implements IndexPort {
   /** Built here from nothing (no saved copy, or one of another schema): always worth saving. */
   private fresh = false;
   private readonly writer: IndexWriter;
+  private readonly scratch = new SearchScratch();
 
   private constructor(
     private readonly vault: FsVault,
@@ -48,7 +53,12 @@ export class SqlIndex implements IndexPort {
   static async open(vault: FsVault): Promise<SqlIndex> {
     const SQL = await loadSqlJs();
     const file = path.join(vault.dataDir, INDEX_FILE);
-    const saved = openSaved(SQL, file);
+    let saved = openSaved(SQL, file);
+    if (saved && versionOf(saved) !== SCHEMA_VERSION) {
+      // Dropping an old schema's tables would keep their pages, free, in every later save: start empty instead.
+      saved.close();
+      saved = null;
+    }
     const db = saved ?? new SQL.Database();
     const index = new SqlIndex(vault, new Statements(db));
     index.fresh = saved === null;
@@ -66,12 +76,7 @@ export class SqlIndex implements IndexPort {
   }
 
   private version(): number {
-    try {
-      const r = this.sql.db.exec("SELECT value FROM meta WHERE key = 'version'");
-      return Number(r[0]?.values[0]?.[0] ?? 0);
-    } catch {
-      return 0;
-    }
+    return versionOf(this.sql.db);
   }
 
   private reset(): void {
@@ -132,8 +137,25 @@ export class SqlIndex implements IndexPort {
   }
 
   search(query: TextQuery): TextHit[] {
-    return searchText(this.sql, this.writer.scopeNames, query);
+    return searchText(this.sql, this.writer.text, this.scratch, this.writer.scopeNames, this.readFields, query);
   }
+
+  /** What the text index holds (textIndex.ts). */
+  textFigures(): { documents: number; dead: number; segments: number } {
+    return this.writer.text.figures();
+  }
+
+  /** A hit's text, read back for its snippet: the index stores none (textIndex.ts). */
+  private readonly readFields: ReadFields = (kind, row, project) => {
+    if (kind === 'note') return [row.title];
+    const dir = this.vault.scopeDir(project);
+    if (kind === 'checkpoint') {
+      const read = readCheckpointTextSync(path.join(dir, `${row.name}.md`));
+      return read ? indexRecord(read.text, row.name).text : null;
+    }
+    const read = readCapped(path.join(dir, PLANS_DIR, `${row.name}.md`), WHOLE_CAP);
+    return read ? [parsePlan(read.text, row.name, project).text] : null;
+  };
 
   /** The dead-end row of the checkpoint at `sessions/<scope>/<id>`, if the index holds one. */
   private deadEndRows(slug: string): [string, number, string, string, number][] {
@@ -198,6 +220,15 @@ export class SqlIndex implements IndexPort {
   close(): void {
     this.sql.free();
     this.sql.db.close();
+  }
+}
+
+function versionOf(db: Database): number {
+  try {
+    const r = db.exec("SELECT value FROM meta WHERE key = 'version'");
+    return Number(r[0]?.values[0]?.[0] ?? 0);
+  } catch {
+    return 0;
   }
 }
 

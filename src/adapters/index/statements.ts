@@ -3,7 +3,7 @@
 import type { Database, SqlValue, Statement } from 'sql.js';
 
 /** Columns that really hold bytes; every other blob read back is UTF-8 text. */
-const BINARY_COLUMNS = new Set(['head', 'rest', 'paths', 'mi']);
+const BINARY_COLUMNS = new Set(['head', 'rest', 'paths', 'postings', 'lengths']);
 
 export class Statements {
   private readonly statements = new Map<string, Statement>();

@@ -1,51 +1,297 @@
-// The writing side of full-text search: every checkpoint, open note and plan
-// the index holds has one row in the FTS4 table `fts` (schema.ts), written
-// and removed by the same refresh that writes the rest of the index, so a
-// hand-edited file is found by its new words and a deleted one no longer.
-import { searchable, SEARCH_FIELDS } from '../../core/searchText';
+// Full-text search's half of the index: an inverted index of terms
+// (core/searchTerms.ts) kept in the `terms` table (schema.ts), written by the
+// same refresh that writes the rest of the index, so a hand-edited file is
+// found by its new words and a deleted one no longer.
+//
+// Why not SQLite's FTS4 (the first version of this index; sql.js has no FTS5):
+// measured on the bench's 100k vault, its stored text made the index 1.33×
+// the vault, its tokenizer tripled a cold build, and asking it for a common
+// word's rows cost 3 µs a row across sql.js, some 400 ms for a word in most
+// checkpoints. Here a term's list is one blob read in one call and scored in
+// JS (searchQuery.ts), the terms come from the cold build's worker threads,
+// and no text is stored: a hit's snippet is cut from its file.
+//
+// Like a log-structured index, a refresh never rewrites what is stored: the
+// postings it adds are written as a new segment, one row per term, and a
+// removed document's docid is only marked dead (`text_dead`). Small segments
+// are merged once there are too many, and everything is merged into one
+// segment, the dead dropped, once the tail or the dead outgrow a share of the
+// whole (MERGE_LIMITS): a posting is rewritten a few times in its life.
+import { docTerms, forgetTermIdsIfLarge, termId, termNames, type DocTerms } from '../../core/searchTerms';
+import { DEAD_END_FIELD, FIELD_WEIGHTS } from '../../core/searchText';
 import { docId } from './schema';
+import { eachPosting, PostingWriter } from './postings';
+import { DocLengths } from './docLengths';
 import type { Statements } from './statements';
+import type { TermTable, WorkerFile } from './workerBatch';
 
-const CHECKPOINT_INSERT = `INSERT INTO fts(docid, ${SEARCH_FIELDS.join(', ')}) VALUES (?${', ?'.repeat(SEARCH_FIELDS.length)})`;
-const TEXT_INSERT = 'INSERT INTO fts(docid, state) VALUES (?, ?)';
-const DELETE = 'DELETE FROM fts WHERE docid = ?';
+/** When segments are merged (see the top); a test gives its own. */
+export interface MergeLimits {
+  /** Segments a refresh may leave before they are merged into one. */
+  maxSegments: number;
+  /** The tail is merged into the base once it holds this share of it, and at least tailMin postings... */
+  tailShare: number;
+  tailMin: number;
+  /** ...and the dead are dropped once they are this share of the documents, and at least deadMin. */
+  deadShare: number;
+  deadMin: number;
+}
+
+export const MERGE_LIMITS: MergeLimits = { maxSegments: 8, tailShare: 1 / 8, tailMin: 50_000, deadShare: 1 / 5, deadMin: 2_000 };
+
+/** The figures BM25 and the merges need, kept in `meta`. */
+interface TextStats {
+  /** Documents in the posting lists, the dead included, and their total length. */
+  docs: number;
+  length: number;
+  /** The largest docid ever given postings. */
+  maxDoc: number;
+  /** The newest segment's number (0: only the base). */
+  seg: number;
+  /** Segments written since the tail was last merged. */
+  segments: number;
+  /** Postings in the base (segment 0) and in the tail (every other segment). */
+  base: number;
+  tail: number;
+}
+
+const ZERO: TextStats = { docs: 0, length: 0, maxDoc: 0, seg: 0, segments: 0, base: 0, tail: 0 };
+const KEYS = Object.keys(ZERO) as (keyof TextStats)[];
 
 export class TextIndex {
   /**
-   * BATON_INDEX_TEXT=0 writes no rows: the benchmark's one way to weigh what
-   * the text index costs a cold build, side by side (bench/search.ts). Search
-   * then finds nothing; nothing else changes.
+   * BATON_INDEX_TEXT=0 writes no postings: the benchmark's one way to weigh
+   * what the text index costs a cold build, side by side (bench/search.ts).
+   * Search then finds nothing; nothing else changes.
    */
   private readonly on = process.env.BATON_INDEX_TEXT !== '0';
+  /** What this refresh adds, by term id (searchTerms.ts), and the ids in the order first met. */
+  private pending: PostingWriter[] = [];
+  private pendingIds: number[] = [];
+  /** Moves on whenever `pending` is replaced, so a worker's cached writers are not reused (TermTable). */
+  private generation = 0;
+  private pendingDocs = 0;
+  private pendingLength = 0;
+  private pendingMax = 0;
+  private deadAdded: number[] = [];
+  private stats: TextStats = { ...ZERO };
+  /** Docids removed from the index whose postings are still stored. */
+  dead = new Set<number>();
+  readonly lengths: DocLengths;
 
-  constructor(private readonly sql: Statements) {}
+  constructor(
+    private readonly sql: Statements,
+    private readonly limits: MergeLimits = MERGE_LIMITS,
+  ) {
+    this.lengths = new DocLengths(sql);
+  }
 
-  /** `fields` in SEARCH_FIELDS order; a checkpoint with no text has no row. */
+  /** The stored figures and dead docids; anything pending is dropped (again after a rollback). */
+  load(): void {
+    this.pending = [];
+    this.pendingIds = [];
+    this.generation += 1;
+    this.pendingDocs = this.pendingLength = this.pendingMax = 0;
+    this.deadAdded = [];
+    this.lengths.load();
+    forgetTermIdsIfLarge();
+    const stats = { ...ZERO };
+    for (const [key, value] of this.sql.rows<[string, string]>("SELECT key, value FROM meta WHERE key LIKE 'text.%'")) {
+      const k = key.slice(5) as keyof TextStats;
+      if (KEYS.includes(k)) stats[k] = Number(value);
+    }
+    this.stats = stats;
+    this.dead = new Set(this.sql.rows<[number]>('SELECT docid FROM text_dead').map(([d]) => d));
+  }
+
+  /** The largest docid the stored lists may hold: ids below it are never given again while they may be dead. */
+  get maxDoc(): number {
+    return Math.max(this.stats.maxDoc, this.pendingMax);
+  }
+
+  /** What the index holds (for tests): live documents, dead ones, segments. */
+  figures(): { documents: number; dead: number; segments: number } {
+    const segments = this.sql.rows<[number]>('SELECT COUNT(DISTINCT seg) FROM terms')[0]?.[0] ?? 0;
+    return { documents: this.stats.docs - this.dead.size, dead: this.dead.size, segments };
+  }
+
+  /**
+   * The documents and their average length, for BM25. The dead are counted
+   * until the next full merge, as they are in each term's frequency: the two
+   * stay in proportion, and a list is read once.
+   */
+  corpus(): { docs: number; avgLength: number } {
+    return { docs: Math.max(1, this.stats.docs), avgLength: this.stats.docs > 0 ? this.stats.length / this.stats.docs : 1 };
+  }
+
+  /** A term's stored lists and how many postings they hold, the dead included (its document frequency, near enough). */
+  listsOf(term: string): { lists: Uint8Array[]; postings: number } {
+    let postings = 0;
+    const lists: Uint8Array[] = [];
+    for (const [n, b] of this.sql.rows<[number, Uint8Array]>('SELECT n, postings FROM terms WHERE term = ? ORDER BY seg', [term])) {
+      postings += n;
+      lists.push(b);
+    }
+    return { lists, postings };
+  }
+
+  /** `fields` in SEARCH_FIELDS order. */
   putCheckpoint(id: number, fields: readonly string[]): void {
-    if (!this.on || fields.every((f) => f === '')) return;
-    this.sql.run(CHECKPOINT_INSERT, [docId(id, 'checkpoint'), ...fields.map(searchable)]);
+    if (this.on) this.putTerms(docId(id, 'checkpoint'), docTerms(fields, FIELD_WEIGHTS, DEAD_END_FIELD));
+  }
+
+  /** A checkpoint whose terms a worker thread cut, numbered as in `table` (workerBatch.ts). */
+  putWorkerTerms(id: number, terms: WorkerFile['terms'], table: TermTable): void {
+    if (!this.on || terms.count === 0) return;
+    if (table.generation !== this.generation) {
+      table.slots = [];
+      table.generation = this.generation;
+    }
+    const docid = docId(id, 'checkpoint');
+    const { nums, at, count, length } = terms;
+    for (let k = 0; k < count; k++) {
+      const ref = nums[at + 2 * k];
+      let w = table.slots[ref] as PostingWriter | undefined;
+      if (!w) table.slots[ref] = w = this.writerOf(termId(table.raw[ref]));
+      w.add(docid, nums[at + 2 * k + 1]);
+    }
+    this.added(docid, length);
   }
 
   putNote(rowid: number, text: string): void {
-    if (!this.on) return;
-    this.sql.run(TEXT_INSERT, [docId(rowid, 'note'), searchable(text)]);
+    if (this.on) this.putTerms(docId(rowid, 'note'), docTerms([text], [1]));
   }
 
   putPlan(id: number, text: string): void {
-    if (!this.on) return;
-    this.sql.run(TEXT_INSERT, [docId(id, 'plan'), searchable(text)]);
+    if (this.on) this.putTerms(docId(id, 'plan'), docTerms([text], [1]));
   }
 
-  /** Deleting a docid FTS does not hold is no error: a checkpoint with no text has none. */
   removeCheckpoint(id: number): void {
-    this.sql.run(DELETE, [docId(id, 'checkpoint')]);
+    this.kill(docId(id, 'checkpoint'));
   }
 
   removeNote(rowid: number): void {
-    this.sql.run(DELETE, [docId(rowid, 'note')]);
+    this.kill(docId(rowid, 'note'));
   }
 
   removePlan(id: number): void {
-    this.sql.run(DELETE, [docId(id, 'plan')]);
+    this.kill(docId(id, 'plan'));
+  }
+
+  /** Writes what this refresh added, inside its transaction, and merges when it is time. */
+  flush(): void {
+    if (this.pendingIds.length === 0 && this.deadAdded.length === 0) return;
+    if (this.deadAdded.length > 0) {
+      for (const d of this.deadAdded) this.sql.run('INSERT OR IGNORE INTO text_dead(docid) VALUES (?)', [d]);
+      this.deadAdded = [];
+    }
+    const s = this.stats;
+    if (this.pendingIds.length > 0) {
+      const first = s.base === 0 && s.tail === 0;
+      const seg = first ? 0 : s.seg + 1;
+      let postings = 0;
+      for (const id of this.pendingIds) {
+        const w = this.pending[id];
+        this.sql.run('INSERT INTO terms(term, seg, n, postings) VALUES (?, ?, ?, ?)', [termNames[id], seg, w.count, w.bytes()]);
+        postings += w.count;
+      }
+      if (first) s.base += postings;
+      else {
+        s.seg = seg;
+        s.segments += 1;
+        s.tail += postings;
+      }
+      s.docs += this.pendingDocs;
+      s.length += this.pendingLength;
+      s.maxDoc = Math.max(s.maxDoc, this.pendingMax);
+      this.pending = [];
+      this.pendingIds = [];
+      this.generation += 1;
+      this.pendingDocs = this.pendingLength = this.pendingMax = 0;
+    }
+    const l = this.limits;
+    if (s.tail > Math.max(l.tailMin, s.base * l.tailShare) || this.dead.size > Math.max(l.deadMin, s.docs * l.deadShare)) this.mergeAll();
+    else if (s.segments > l.maxSegments) this.mergeTail();
+    this.lengths.flush();
+    this.saveStats();
+    forgetTermIdsIfLarge();
+  }
+
+  private putTerms(docid: number, doc: DocTerms): void {
+    if (doc.count === 0) return;
+    for (let k = 0; k < doc.count; k++) this.writerOf(doc.ids[k]).add(docid, doc.tfs[k]);
+    this.added(docid, doc.length);
+  }
+
+  private writerOf(id: number): PostingWriter {
+    let w = this.pending[id];
+    if (!w) {
+      w = this.pending[id] = new PostingWriter();
+      this.pendingIds.push(id);
+    }
+    return w;
+  }
+
+  private added(docid: number, length: number): void {
+    this.lengths.set(docid, length);
+    this.pendingDocs += 1;
+    this.pendingLength += length;
+    if (docid > this.pendingMax) this.pendingMax = docid;
+  }
+
+  private kill(docid: number): void {
+    if (!this.on || this.dead.has(docid) || docid > this.maxDoc) return;
+    this.dead.add(docid);
+    this.deadAdded.push(docid);
+  }
+
+  /** Every segment but the base, merged into segment 1. */
+  private mergeTail(): void {
+    const merged = new Map<string, PostingWriter>();
+    for (const [term, bytes] of this.sql.rows<[string, Uint8Array]>('SELECT term, postings FROM terms WHERE seg > 0 ORDER BY term, seg')) {
+      let w = merged.get(term);
+      if (!w) merged.set(term, (w = new PostingWriter(bytes.length)));
+      eachPosting(bytes, (d, tf) => w.add(d, tf));
+    }
+    this.sql.run('DELETE FROM terms WHERE seg > 0');
+    for (const [term, w] of merged) this.sql.run('INSERT INTO terms(term, seg, n, postings) VALUES (?, 1, ?, ?)', [term, w.count, w.bytes()]);
+    this.stats.seg = 1;
+    this.stats.segments = 1;
+  }
+
+  /** Everything merged into the base, the dead dropped, the figures counted again. */
+  private mergeAll(): void {
+    const merged = new Map<string, PostingWriter>();
+    const live = new Set<number>();
+    let postings = 0;
+    for (const [term, bytes] of this.sql.rows<[string, Uint8Array]>('SELECT term, postings FROM terms ORDER BY term, seg')) {
+      let w = merged.get(term);
+      eachPosting(bytes, (d, tf) => {
+        if (this.dead.has(d)) return;
+        if (!w) merged.set(term, (w = new PostingWriter(bytes.length)));
+        w.add(d, tf);
+        live.add(d);
+        postings += 1;
+      });
+    }
+    this.sql.run('DELETE FROM terms');
+    this.sql.run('DELETE FROM text_dead');
+    for (const [term, w] of merged) this.sql.run('INSERT INTO terms(term, seg, n, postings) VALUES (?, 0, ?, ?)', [term, w.count, w.bytes()]);
+    let length = 0;
+    let maxDoc = 0;
+    const lengths = [...live].map((d) => [d, this.lengths.get(d)] as const);
+    this.lengths.clear();
+    for (const [d, len] of lengths) {
+      this.lengths.set(d, len);
+      length += len;
+      if (d > maxDoc) maxDoc = d;
+    }
+    // maxDoc never goes down: ids stay unique for the life of the index, which costs nothing.
+    this.stats = { docs: live.size, length, maxDoc: Math.max(maxDoc, this.stats.maxDoc), seg: 0, segments: 0, base: postings, tail: 0 };
+    this.dead = new Set();
+  }
+
+  private saveStats(): void {
+    for (const k of KEYS) this.sql.run('INSERT OR REPLACE INTO meta(key, value) VALUES (?, ?)', [`text.${k}`, String(this.stats[k])]);
   }
 }

@@ -2,11 +2,14 @@
 // (indexWorker.ts): both sides import this module, so the layout is written
 // once. Messages are compact because copying them was a fifth of a worker's
 // time: a batch's answer is one Float64Array (transferred, not copied) of
-// numbers, four strings per file (the search fields joined into one), and each touched path only the first time
-// that worker meets it (afterwards a number).
+// numbers, three strings per file, and each touched path and each search term
+// only the first time that worker meets it (afterwards a number). The worker
+// cuts the search terms itself (core/searchTerms.ts): that is most of what
+// indexing the text costs, and it is done beside this thread's writes.
 import type { IndexRecord } from './indexRecord';
 import type { Stat } from './vaultFiles';
-import { SEARCH_FIELDS } from '../../core/searchText';
+import { docTerms, termNames } from '../../core/searchTerms';
+import { DEAD_END_FIELD, FIELD_WEIGHTS } from '../../core/searchText';
 
 export interface ReadRequest {
   /** Absolute path. */
@@ -34,13 +37,17 @@ export interface BatchResult {
   strs: string[];
   /** Paths this worker met for the first time, in the order it numbered them. */
   fresh: string[];
+  /** Search terms this worker met for the first time, in the order it numbered them. */
+  freshTerms: string[];
 }
 
 /** One file as a worker read it: the record with `failed` joined by newlines, the touched paths as numbers for `PathTable`. */
 export interface WorkerFile {
   stat: Stat;
-  rec: Omit<IndexRecord, 'paths' | 'failed'> & { failed: string };
+  rec: Omit<IndexRecord, 'paths' | 'failed' | 'text'> & { failed: string };
   refs: number[];
+  /** Its search terms: `terms[at + 2k]` is a term's number (see TermTable), `terms[at + 2k + 1]` its weighted count, for k < count. */
+  terms: { nums: Float64Array; at: number; count: number; length: number };
 }
 
 // What comes first in a file's numbers.
@@ -50,9 +57,13 @@ const RECORD = 1;
 /** The worker's side: numbers the paths it meets and packs one batch's answer. */
 export class BatchWriter {
   private readonly known = new Map<string, number>();
+  /** By term id (searchTerms.ts), the number this worker gave it (+1; 0: none yet). */
+  private readonly termRefs: number[] = [];
+  private termCount = 0;
   private nums: number[] = [];
   private strs: string[] = [];
   private fresh: string[] = [];
+  private freshTerms: string[] = [];
 
   unreadable(): void {
     this.nums.push(UNREADABLE);
@@ -69,17 +80,28 @@ export class BatchWriter {
       }
       this.nums.push(ref);
     }
-    // The search fields travel as one string and their lengths: one string to clone instead of ten.
-    for (const t of rec.text) this.nums.push(t.length);
-    this.strs.push(rec.agent, rec.task, rec.failed.join('\n'), rec.text.join(''));
+    const doc = docTerms(rec.text, FIELD_WEIGHTS, DEAD_END_FIELD);
+    this.nums.push(doc.count, doc.length);
+    for (let k = 0; k < doc.count; k++) {
+      const id = doc.ids[k];
+      let ref = (this.termRefs[id] ?? 0) - 1;
+      if (ref < 0) {
+        ref = this.termCount++;
+        this.termRefs[id] = ref + 1;
+        this.freshTerms.push(termNames[id]);
+      }
+      this.nums.push(ref, doc.tfs[k]);
+    }
+    this.strs.push(rec.agent, rec.task, rec.failed.join('\n'));
   }
 
   /** The batch's answer; the writer starts the next batch empty (but keeps its path numbers). */
   finish(seq: number): BatchResult {
-    const out = { seq, nums: Float64Array.from(this.nums), strs: this.strs, fresh: this.fresh };
+    const out = { seq, nums: Float64Array.from(this.nums), strs: this.strs, fresh: this.fresh, freshTerms: this.freshTerms };
     this.nums = [];
     this.strs = [];
     this.fresh = [];
+    this.freshTerms = [];
     return out;
   }
 }
@@ -99,19 +121,14 @@ export function eachFile(result: BatchResult, count: number, visit: (k: number, 
     const empty = nums[n++] === 1;
     const refs: number[] = [];
     for (let left = nums[n++]; left > 0; left--) refs.push(nums[n++]);
-    const lengths = Array.from(nums.subarray(n, n + SEARCH_FIELDS.length));
-    n += SEARCH_FIELDS.length;
+    const count = nums[n++];
+    const length = nums[n++];
+    const terms = { nums, at: n, count, length };
+    n += 2 * count;
     const agent = strs[s++];
     const task = strs[s++];
     const failed = strs[s++];
-    const joined = strs[s++];
-    const text: string[] = [];
-    let at = 0;
-    for (const len of lengths) {
-      text.push(joined.slice(at, at + len));
-      at += len;
-    }
-    visit(k, { stat, rec: { agent, ts, task, empty, failed, text }, refs });
+    visit(k, { stat, rec: { agent, ts, task, empty, failed }, refs, terms });
   }
 }
 
@@ -126,4 +143,11 @@ export class PathTable {
     if (id === undefined) id = this.ids[ref] = resolve(this.raw[ref]);
     return id;
   }
+}
+
+/** The search terms one worker has sent, by the number it gave them; `slots` is the text index's cache (textIndex.ts). */
+export class TermTable {
+  readonly raw: string[] = [];
+  slots: unknown[] = [];
+  generation = -1;
 }

@@ -1,0 +1,72 @@
+// A term's posting list as the index stores it (textIndex.ts): for each
+// document holding the term, its docid and how often the term occurs in it
+// (weighted), as two varints (its length is kept once: docLengths.ts). A docid is written
+// as the zigzag difference from the one before, so lists in any order decode
+// (a refresh adds checkpoints, notes and plans interleaved) and a list in
+// ascending order, the usual case, costs a byte or two per docid.
+
+export class PostingWriter {
+  private buf: Uint8Array;
+  private at = 0;
+  private last = 0;
+  count = 0;
+
+  constructor(capacity = 16) {
+    this.buf = new Uint8Array(capacity);
+  }
+
+  add(docid: number, tf: number): void {
+    if (this.at + 16 > this.buf.length) this.grow();
+    const d = docid - this.last;
+    this.last = docid;
+    this.varint(d >= 0 ? d * 2 : -d * 2 - 1);
+    this.varint(tf);
+    this.count += 1;
+  }
+
+  /** The bytes written so far (a view: copy before writing more). */
+  bytes(): Uint8Array {
+    return this.buf.subarray(0, this.at);
+  }
+
+  private grow(): void {
+    const next = new Uint8Array(this.buf.length * 2 + 16);
+    next.set(this.buf.subarray(0, this.at));
+    this.buf = next;
+  }
+
+  private varint(n: number): void {
+    // Docids and counts stay far below 2^53; division keeps them exact past 2^31.
+    while (n >= 0x80) {
+      this.buf[this.at++] = (n % 0x80) | 0x80;
+      n = Math.floor(n / 0x80);
+    }
+    this.buf[this.at++] = n;
+  }
+}
+
+/** Calls `visit` with each posting of a list written by PostingWriter. */
+export function eachPosting(bytes: Uint8Array, visit: (docid: number, tf: number) => void): void {
+  let at = 0;
+  let docid = 0;
+  const end = bytes.length;
+  while (at < end) {
+    let z = 0;
+    let mul = 1;
+    let b: number;
+    do {
+      b = bytes[at++];
+      z += (b & 0x7f) * mul;
+      mul *= 0x80;
+    } while (b & 0x80);
+    docid += z % 2 === 0 ? z / 2 : -(z + 1) / 2;
+    let tf = 0;
+    mul = 1;
+    do {
+      b = bytes[at++];
+      tf += (b & 0x7f) * mul;
+      mul *= 0x80;
+    } while (b & 0x80);
+    visit(docid, tf);
+  }
+}

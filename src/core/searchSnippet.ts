@@ -1,0 +1,87 @@
+// What a search hit shows: the field that matched best and a few words of it
+// around the matches, cut from the record's own text (the index stores none),
+// so the words keep the case and accents they were written with.
+import { eachWord } from './searchTerms';
+
+/** Words a snippet holds at most. */
+export const SNIPPET_WORDS = 24;
+/** Words of a field looked at: a 50 MB State must not stall a search. */
+const MAX_WORDS = 20_000;
+
+interface Word {
+  start: number;
+  end: number;
+  hit: boolean;
+  term: string;
+}
+
+function wordsOf(text: string, terms: ReadonlySet<string>): Word[] {
+  const out: Word[] = [];
+  eachWord(text, (start, end, term) => {
+    if (out.length < MAX_WORDS) out.push({ start, end, term, hit: terms.has(term) });
+  });
+  return out;
+}
+
+/** Distinct terms matched, then matches: what makes one stretch of text answer better than another. */
+const worth = (distinct: number, hits: number): number => distinct * 1000 + hits;
+
+/**
+ * The field of `fields` that holds the most of `terms` (the first on a tie;
+ * only `only` when given), and its snippet with the matched words' offsets.
+ */
+export function snippetOf(fields: readonly string[], terms: ReadonlySet<string>, only?: number): { field: number; snippet: string; marks: [number, number][] } {
+  let best = { field: only ?? 0, words: [] as Word[], value: -1 };
+  for (let f = 0; f < fields.length; f++) {
+    if (only !== undefined && f !== only) continue;
+    const words = wordsOf(fields[f], terms);
+    const hit = words.filter((w) => w.hit);
+    const value = worth(new Set(hit.map((w) => w.term)).size, hit.length);
+    if (value > best.value) best = { field: f, words, value };
+  }
+  const text = fields[best.field] ?? '';
+  return { field: best.field, ...cut(text, best.words) };
+}
+
+/** The window of SNIPPET_WORDS words holding the most matches, marked. */
+function cut(text: string, words: Word[]): { snippet: string; marks: [number, number][] } {
+  if (words.length === 0) return { snippet: flat(text.slice(0, 160)), marks: [] };
+  const size = Math.min(SNIPPET_WORDS, words.length);
+  let from = 0;
+  let bestValue = -1;
+  const counts = new Map<string, number>();
+  let hits = 0;
+  const add = (w: Word, by: number): void => {
+    if (!w.hit) return;
+    hits += by;
+    const n = (counts.get(w.term) ?? 0) + by;
+    if (n === 0) counts.delete(w.term);
+    else counts.set(w.term, n);
+  };
+  for (let i = 0; i < words.length; i++) {
+    add(words[i], 1);
+    if (i >= size) add(words[i - size], -1);
+    const value = worth(counts.size, hits);
+    if (i >= size - 1 && value > bestValue) {
+      bestValue = value;
+      from = i - size + 1;
+    }
+  }
+  // Begin a few words before the first match, so it is read in its sentence.
+  let first = from;
+  while (first < from + size && !words[first].hit) first++;
+  if (first < from + size) from = Math.max(0, Math.min(first - 3, words.length - size));
+  const to = Math.min(words.length, from + size);
+  const start = words[from].start;
+  let end = words[to - 1].end;
+  // The full stop or bracket closing the last word.
+  if (end < text.length && '.,;:!?)"\''.includes(text[end])) end += 1;
+  const lead = from === 0 ? '' : '…';
+  const tail = to === words.length ? '' : '…';
+  const marks: [number, number][] = [];
+  for (let i = from; i < to; i++) if (words[i].hit) marks.push([words[i].start - start + lead.length, words[i].end - start + lead.length]);
+  return { snippet: lead + flat(text.slice(start, end)) + tail, marks };
+}
+
+/** Line breaks and tabs as spaces, one for one, so the marks' offsets hold. */
+const flat = (s: string): string => s.replace(/[\r\n\t]/g, ' ');

@@ -1,0 +1,191 @@
+import { strict as assert } from 'assert';
+import * as fs from 'fs';
+import * as path from 'path';
+import { openBaton } from '../../src/app/openBaton';
+import { loadSqlJs } from '../../src/adapters/index/sqlJs';
+import { SCHEMA } from '../../src/adapters/index/schema';
+import { Statements } from '../../src/adapters/index/statements';
+import { eachPosting } from '../../src/adapters/index/postings';
+import { MERGE_LIMITS, TextIndex, type MergeLimits } from '../../src/adapters/index/textIndex';
+import type { SqlIndex } from '../../src/adapters/index/sqlIndex';
+import { snippetOf } from '../../src/core/searchSnippet';
+import { termOf } from '../../src/core/searchTerms';
+import { tempVault, type TempVault } from './support/tempVault';
+
+describe('the text index: segments, dead documents and merges (real sql.js)', () => {
+  async function index(limits: Partial<MergeLimits>): Promise<{ sql: Statements; text: TextIndex; write(fn: () => void): void; docs(word: string): number[]; segs(): number[] }> {
+    const SQL = await loadSqlJs();
+    const db = new SQL.Database();
+    db.run(SCHEMA);
+    const sql = new Statements(db);
+    const text = new TextIndex(sql, { ...MERGE_LIMITS, ...limits });
+    text.load();
+    return {
+      sql,
+      text,
+      write(fn) {
+        sql.run('BEGIN');
+        fn();
+        text.flush();
+        sql.run('COMMIT');
+      },
+      docs(word) {
+        const out: number[] = [];
+        for (const list of text.listsOf(termOf(word)).lists) eachPosting(list, (d) => (text.dead.has(d) ? undefined : out.push(d)));
+        return out.sort((a, b) => a - b);
+      },
+      segs: () => sql.rows<[number]>('SELECT DISTINCT seg FROM terms ORDER BY seg').map(([s]) => s),
+    };
+  }
+
+  it('writes each refresh as a segment of its own, and merges the tail once there are too many', async () => {
+    const t = await index({ maxSegments: 3, tailMin: 1e9, deadMin: 1e9 });
+    t.write(() => t.text.putNote(1, 'alpha base'));
+    assert.deepEqual(t.segs(), [0], 'the first refresh writes the base');
+    for (let i = 2; i <= 4; i++) t.write(() => t.text.putNote(i, `alpha number ${i}`));
+    assert.deepEqual(t.segs(), [0, 1, 2, 3], 'one segment per refresh, nothing rewritten');
+    t.write(() => t.text.putNote(5, 'alpha five'));
+    assert.deepEqual(t.segs(), [0, 1], 'four segments past the base are merged into one');
+    assert.deepEqual(t.docs('alpha'), [5, 9, 13, 17, 21]);
+    assert.deepEqual(t.docs('number'), [9, 13, 17]);
+  });
+
+  it('marks a removed document dead, skips it, and drops it from the lists at a full merge', async () => {
+    const t = await index({ deadMin: 2, deadShare: 0, tailMin: 1e9 });
+    t.write(() => {
+      for (let i = 1; i <= 4; i++) t.text.putNote(i, `beta ${i}`);
+    });
+    t.write(() => t.text.removeNote(1));
+    assert.deepEqual(t.docs('beta'), [9, 13, 17]);
+    assert.equal(t.sql.rows('SELECT docid FROM text_dead').length, 1, 'kept as dead, the lists not rewritten');
+    t.write(() => {
+      t.text.removeNote(2);
+      t.text.removeNote(3);
+    });
+    assert.equal(t.sql.rows('SELECT docid FROM text_dead').length, 0, 'three dead is past the limit: merged');
+    const stored: number[] = [];
+    for (const list of t.text.listsOf('beta').lists) eachPosting(list, (d) => stored.push(d));
+    assert.deepEqual(stored, [17], 'the dead are gone from the stored list');
+    assert.deepEqual(t.text.figures(), { documents: 1, dead: 0, segments: 1 });
+  });
+
+  it('merges everything into the base once the tail outgrows its share', async () => {
+    const t = await index({ maxSegments: 100, tailMin: 0, tailShare: 1, deadMin: 1e9 });
+    t.write(() => t.text.putNote(1, 'gamma delta epsilon'));
+    t.write(() => t.text.putNote(2, 'gamma'));
+    assert.deepEqual(t.segs(), [0, 1]);
+    t.write(() => t.text.putNote(3, 'gamma zeta eta theta'));
+    assert.deepEqual(t.segs(), [0], 'five tail postings outgrow three in the base');
+    assert.deepEqual(t.docs('gamma'), [5, 9, 13]);
+  });
+
+  it('drops what a rolled-back refresh had added', async () => {
+    const t = await index({});
+    t.write(() => t.text.putNote(1, 'kept'));
+    t.sql.run('BEGIN');
+    t.text.putNote(2, 'lost words');
+    t.sql.run('ROLLBACK');
+    t.text.load();
+    t.write(() => undefined);
+    assert.deepEqual(t.docs('lost'), []);
+    assert.deepEqual(t.docs('kept'), [5]);
+  });
+});
+
+describe('the text index kept by refreshes (real vault, real sql.js)', () => {
+  let v: TempVault;
+  beforeEach(() => {
+    v = tempVault();
+  });
+  afterEach(() => v.cleanup());
+
+  const figures = (): Promise<{ documents: number; dead: number; segments: number }> => v.baton.withIndex((index) => (index as SqlIndex).textFigures());
+
+  it('indexes each note once, however many are appended after it', async () => {
+    for (let i = 0; i < 30; i++) {
+      await v.baton.note('kestrel', 'claude', `note number ${i} about the heron`);
+      assert.equal((await v.baton.search({ query: 'heron', limit: 100 })).length, i + 1);
+    }
+    assert.equal((await figures()).documents, 30);
+    assert.equal((await figures()).dead, 0, 'no note was written twice');
+  });
+
+  it('finds a checkpoint edited again and again once, by its newest words', async () => {
+    const r = await v.baton.commit({ scope: 'kestrel', agent: 'claude', fields: { task: 'word0 heron' } });
+    for (let i = 1; i <= 12; i++) {
+      const old = new Date(Date.now() - 60_000);
+      fs.utimesSync(path.dirname(r.path), old, old);
+      fs.writeFileSync(`${r.path}.tmp`, fs.readFileSync(r.path, 'utf8').replaceAll(`word${i - 1}`, `word${i}`));
+      fs.renameSync(`${r.path}.tmp`, r.path);
+      assert.deepEqual((await v.baton.search({ query: `word${i - 1}` })).length, 0);
+      assert.deepEqual((await v.baton.search({ query: 'heron' })).map((h) => h.title), [`word${i} heron`]);
+    }
+    assert.equal((await figures()).documents, 1);
+  });
+
+  it('never gives a new record the id of a removed one a saved copy still marks dead', async () => {
+    await v.baton.commit({ scope: 'kestrel', agent: 'claude', fields: { task: 'first ibis' }, at: v.clock.t - 20 });
+    const second = await v.baton.commit({ scope: 'kestrel', agent: 'claude', fields: { task: 'second ibis' }, at: v.clock.t - 10 });
+    assert.equal((await v.baton.search({ query: 'ibis' })).length, 2);
+    fs.rmSync(second.path);
+    // An old saved copy is saved again after this refresh (sqlIndex.ts, `save`).
+    const saved = path.join(v.root, '.baton', 'index.sqlite');
+    fs.utimesSync(saved, new Date(Date.now() - 600_000), new Date(Date.now() - 600_000));
+    assert.equal((await v.baton.search({ query: 'ibis' })).length, 1);
+    assert.ok(fs.statSync(saved).mtimeMs > Date.now() - 60_000, 'saved again');
+    // A new process loads the saved copy: the removed checkpoint's id is free in its table, not in the text index.
+    const next = openBaton(v.root, { clock: v.clock });
+    await next.commit({ scope: 'kestrel', agent: 'codex', fields: { task: 'third ibis' } });
+    assert.deepEqual((await next.search({ query: 'ibis' })).map((h) => h.title).sort(), ['first ibis', 'third ibis']);
+  });
+
+  it('cuts snippets from the file as written: case, accents and all', async () => {
+    await v.baton.commit({ scope: 'kestrel', agent: 'claude', fields: { task: 'Кэш', failed: ['Der Größte Cache-Fehler: MOCKING the Gateway'] } });
+    const [hit] = await v.baton.search({ query: 'mock größte' });
+    assert.equal(hit.field, 'failed');
+    assert.equal(hit.snippet, 'Der Größte Cache-Fehler: MOCKING the Gateway');
+    assert.deepEqual(hit.marks.map(([a, b]) => hit.snippet.slice(a, b)), ['Größte', 'MOCKING']);
+    const [ru] = await v.baton.search({ query: 'кэш' });
+    assert.equal(ru.snippet, 'Кэш');
+  });
+});
+
+describe('snippets', () => {
+  const terms = (...words: string[]): Set<string> => new Set(words.map(termOf));
+
+  it('picks the field with the most query words, then cuts a window around them', () => {
+    const long = `${'filler '.repeat(60)}the retry policy backs off ${'tail '.repeat(60)}`;
+    const cut = snippetOf(['a task about retry', long], terms('retry', 'policy'));
+    assert.equal(cut.field, 1);
+    assert.ok(cut.snippet.startsWith('…') && cut.snippet.endsWith('…'), cut.snippet);
+    assert.deepEqual(cut.marks.map(([a, b]) => cut.snippet.slice(a, b)), ['retry', 'policy']);
+    assert.ok(cut.snippet.split(' ').length <= 26, cut.snippet);
+  });
+
+  it('keeps to the field asked for, and shows the start of a field without a match', () => {
+    const cut = snippetOf(['retry here', 'nothing\nat all'], terms('retry'), 1);
+    assert.deepEqual(cut, { field: 1, snippet: 'nothing at all', marks: [] });
+  });
+});
+
+describe('an index of another schema', () => {
+  it('is rebuilt from nothing, so the old tables’ pages are not saved again (free) in every later copy', async () => {
+    const v = tempVault();
+    try {
+      await v.baton.commit({ scope: 'kestrel', agent: 'claude', fields: { task: 'heron' } });
+      const SQL = await loadSqlJs();
+      const old = new SQL.Database();
+      old.run("CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT); INSERT INTO meta VALUES ('version', '6'); CREATE TABLE fts_content(c BLOB);");
+      old.run('INSERT INTO fts_content VALUES (?)', [new Uint8Array(4 << 20)]);
+      const file = path.join(v.root, '.baton', 'index.sqlite');
+      fs.mkdirSync(path.dirname(file), { recursive: true });
+      fs.writeFileSync(file, old.export());
+      old.close();
+      const next = openBaton(v.root, { clock: v.clock });
+      assert.equal((await next.search({ query: 'heron' })).length, 1);
+      assert.ok(fs.statSync(file).size < 1 << 20, `${fs.statSync(file).size} bytes`);
+    } finally {
+      v.cleanup();
+    }
+  });
+});
