@@ -121,7 +121,8 @@ class WordTable {
       slot = (slot + 1) & this.mask;
     }
     const word = text.slice(start, end);
-    const id = termId(termOf(word));
+    const term = termOf(word);
+    const id = term === '' ? -1 : termId(term);
     if (this.size >= WORDS_MAX) this.reset(4096);
     else if ((this.size + 1) * 2 > this.mask) this.reset((this.mask + 1) * 2);
     this.put(word, h, id);
@@ -155,9 +156,34 @@ class WordTable {
 
 const WORDS_MAX = 1 << 20;
 const table = new WordTable();
-/** ASCII characters that are part of a word: letters and digits. */
-const IN_WORD = new Uint8Array(128);
-for (let c = 0; c < 128; c++) IN_WORD[c] = /[A-Za-z0-9]/.test(String.fromCharCode(c)) ? 1 : 0;
+/**
+ * Per UTF-16 unit, whether it is part of a word as WORD says (1), not (2), or
+ * not yet asked (0): the scanner below asks the regex once per character.
+ */
+const IN_WORD = new Uint8Array(0x10000);
+const WORD_CHARACTER = /^[\p{L}\p{N}\p{M}]$/u;
+/** The same for characters past the Basic Multilingual Plane (a surrogate pair). */
+const ASTRAL = new Map<number, boolean>();
+for (let c = 0; c < 0x80; c++) IN_WORD[c] = WORD_CHARACTER.test(String.fromCharCode(c)) ? 1 : 2;
+
+function inWord(c: number): boolean {
+  let k = IN_WORD[c];
+  if (k === 0) k = IN_WORD[c] = WORD_CHARACTER.test(String.fromCharCode(c)) ? 1 : 2;
+  return k === 1;
+}
+
+/** How many UTF-16 units of a word start at `i` (0: none): 1, or 2 for a surrogate pair that is a letter, digit or mark. */
+function wordUnit(text: string, i: number, c: number): number {
+  if (c < 0xd800 || c > 0xdbff) return inWord(c) ? 1 : 0;
+  const cp = text.codePointAt(i) ?? c;
+  if (cp <= 0xffff) return 0;
+  let yes = ASTRAL.get(cp);
+  if (yes === undefined) {
+    yes = WORD_CHARACTER.test(String.fromCodePoint(cp));
+    if (ASTRAL.size < 4096) ASTRAL.set(cp, yes);
+  }
+  return yes ? 2 : 0;
+}
 
 /**
  * What one document gives the index: `count` distinct term ids with their
@@ -213,40 +239,41 @@ export function docTerms(fields: readonly string[], weights: readonly number[], 
     if (text === '') continue;
     const w = weights[f] ?? 1;
     const dead = f === deadEnds;
-    if (NOT_ASCII.test(text)) {
-      eachWord(text, (_s, _e, term) => {
-        const id = termId(term);
-        count(id, w);
-        if (dead) count(deadEndId(id), 1);
-        length += w;
-      });
-      continue;
-    }
-    length += scanAscii(text, w, dead);
+    length += scan(text, w, dead);
   }
   doc.length = length;
   return doc;
 }
 
-/** Counts the words of an ASCII text into `doc`; their weighted number. */
-function scanAscii(text: string, w: number, dead: boolean): number {
+/**
+ * Counts the words of a text into `doc`; their weighted number. The same words
+ * as WORD finds (eachWord), cut by hand: a character's class is a table
+ * lookup and a word's hash is made on the way, so a word met before costs no
+ * string (WordTable).
+ */
+function scan(text: string, w: number, dead: boolean): number {
   const n = text.length;
   let words = 0;
   let i = 0;
   while (i < n) {
     let c = text.charCodeAt(i);
-    if (IN_WORD[c] === 0) {
+    let step = IN_WORD[c] === 1 ? 1 : c < 0x80 ? 0 : wordUnit(text, i, c);
+    if (step === 0) {
       i++;
       continue;
     }
     const start = i;
-    let h = c;
-    i++;
-    while (i < n && IN_WORD[(c = text.charCodeAt(i))] === 1) {
+    let h = 0;
+    do {
       h = (Math.imul(h, 31) + c) | 0;
-      i++;
-    }
+      if (step === 2) h = (Math.imul(h, 31) + text.charCodeAt(i + 1)) | 0;
+      i += step;
+      if (i >= n) break;
+      c = text.charCodeAt(i);
+      step = IN_WORD[c] === 1 ? 1 : c < 0x80 ? 0 : wordUnit(text, i, c);
+    } while (step !== 0);
     const id = table.idOf(text, start, i, h);
+    if (id < 0) continue;
     count(id, w);
     if (dead) count(deadEndId(id), 1);
     words += 1;

@@ -5,11 +5,12 @@ import { openBaton } from '../../src/app/openBaton';
 import { loadSqlJs } from '../../src/adapters/index/sqlJs';
 import { SCHEMA } from '../../src/adapters/index/schema';
 import { Statements } from '../../src/adapters/index/statements';
-import { eachPosting } from '../../src/adapters/index/postings';
+import { eachPosting, PostingWriter } from '../../src/adapters/index/postings';
 import { MERGE_LIMITS, TextIndex, type MergeLimits } from '../../src/adapters/index/textIndex';
 import type { SqlIndex } from '../../src/adapters/index/sqlIndex';
 import { snippetOf } from '../../src/core/searchSnippet';
-import { termOf } from '../../src/core/searchTerms';
+import fc from 'fast-check';
+import { docTerms, eachWord, termNames, termOf } from '../../src/core/searchTerms';
 import { tempVault, type TempVault } from './support/tempVault';
 
 describe('the text index: segments, dead documents and merges (real sql.js)', () => {
@@ -147,6 +148,40 @@ describe('the text index kept by refreshes (real vault, real sql.js)', () => {
     assert.deepEqual(hit.marks.map(([a, b]) => hit.snippet.slice(a, b)), ['Größte', 'MOCKING']);
     const [ru] = await v.baton.search({ query: 'кэш' });
     assert.equal(ru.snippet, 'Кэш');
+  });
+});
+
+describe('posting lists', () => {
+  it('decode to what was written, in any order, past 2^31 too', () => {
+    fc.assert(
+      fc.property(fc.array(fc.tuple(fc.integer({ min: 0, max: 2 ** 45 }), fc.integer({ min: 1, max: 2 ** 33 }))), (postings) => {
+        const w = new PostingWriter();
+        for (const [d, tf] of postings) w.add(d, tf);
+        const back: [number, number][] = [];
+        eachPosting(w.bytes(), (d, tf) => back.push([d, tf]));
+        assert.deepEqual(back, postings);
+        assert.equal(w.count, postings.length);
+      }),
+    );
+  });
+});
+
+describe('terms', () => {
+  it('are the same whether counted for the index (by hand) or cut for a snippet or a query (by the regex)', () => {
+    const words = fc.constantFrom('Mocking', 'caché', 'Ｔｅｓｔ', 'кэш', 'ΣΊΣΥΦΟΣ', '𝐁old', 'e\u0301', '①', '—', '🚀', '\ud800', 'p99', 'x');
+    const text = fc.array(fc.oneof(words, fc.string({ unit: 'binary', maxLength: 12 })), { maxLength: 12 }).map((parts) => parts.join(' '));
+    fc.assert(
+      fc.property(text, (t) => {
+        const byRegex = new Map<string, number>();
+        eachWord(t, (_s, _e, term) => byRegex.set(term, (byRegex.get(term) ?? 0) + 1));
+        const doc = docTerms([t], [1]);
+        const byHand = new Map<string, number>();
+        for (let k = 0; k < doc.count; k++) byHand.set(termNames[doc.ids[k]], doc.tfs[k]);
+        assert.deepEqual([...byHand].sort(), [...byRegex].sort(), JSON.stringify(t));
+        assert.equal(doc.length, [...byRegex.values()].reduce((a, b) => a + b, 0));
+      }),
+      { numRuns: 2000 },
+    );
   });
 });
 

@@ -36,12 +36,24 @@ export class PostingWriter {
   }
 
   private varint(n: number): void {
-    // Docids and counts stay far below 2^53; division keeps them exact past 2^31.
-    while (n >= 0x80) {
-      this.buf[this.at++] = (n % 0x80) | 0x80;
-      n = Math.floor(n / 0x80);
+    const buf = this.buf;
+    let at = this.at;
+    if (n < 0x80) buf[at++] = n;
+    else if (n < 0x80000000) {
+      while (n >= 0x80) {
+        buf[at++] = (n & 0x7f) | 0x80;
+        n >>>= 7;
+      }
+      buf[at++] = n;
+    } else {
+      // Past 2^31 bit operations would wrap: division keeps a number exact up to 2^53.
+      while (n >= 0x80) {
+        buf[at++] = (n % 0x80) | 0x80;
+        n = Math.floor(n / 0x80);
+      }
+      buf[at++] = n;
     }
-    this.buf[this.at++] = n;
+    this.at = at;
   }
 }
 

@@ -54,13 +54,41 @@ export interface WorkerFile {
 const UNREADABLE = 0;
 const RECORD = 1;
 
-/** The worker's side: numbers the paths it meets and packs one batch's answer. */
+/** A growable array of numbers, sent as the Float64Array it fills. */
+class Numbers {
+  buf = new Float64Array(1 << 16);
+  at = 0;
+
+  push(n: number): void {
+    if (this.at === this.buf.length) this.grow(1);
+    this.buf[this.at++] = n;
+  }
+
+  /** Room for `n` more, so a loop can write `buf[at++]` itself. */
+  room(n: number): void {
+    if (this.at + n > this.buf.length) this.grow(n);
+  }
+
+  take(): Float64Array<ArrayBuffer> {
+    const out = this.buf.slice(0, this.at);
+    this.at = 0;
+    return out;
+  }
+
+  private grow(n: number): void {
+    const next = new Float64Array(Math.max(this.buf.length * 2, this.at + n));
+    next.set(this.buf.subarray(0, this.at));
+    this.buf = next;
+  }
+}
+
+/** The worker's side: numbers the paths and terms it meets and packs one batch's answer. */
 export class BatchWriter {
   private readonly known = new Map<string, number>();
-  /** By term id (searchTerms.ts), the number this worker gave it (+1; 0: none yet). */
-  private readonly termRefs: number[] = [];
+  /** By term id (searchTerms.ts), the number this worker gave it, plus one (0: none yet). */
+  private termRefs = new Int32Array(1 << 12);
   private termCount = 0;
-  private nums: number[] = [];
+  private readonly nums = new Numbers();
   private strs: string[] = [];
   private fresh: string[] = [];
   private freshTerms: string[] = [];
@@ -70,7 +98,14 @@ export class BatchWriter {
   }
 
   record(stat: Stat, rec: IndexRecord): void {
-    this.nums.push(RECORD, stat.mtime, stat.size, rec.ts, rec.empty ? 1 : 0, rec.paths.length);
+    const nums = this.nums;
+    nums.room(6 + rec.paths.length);
+    nums.push(RECORD);
+    nums.push(stat.mtime);
+    nums.push(stat.size);
+    nums.push(rec.ts);
+    nums.push(rec.empty ? 1 : 0);
+    nums.push(rec.paths.length);
     for (const p of rec.paths) {
       let ref = this.known.get(p);
       if (ref === undefined) {
@@ -78,27 +113,37 @@ export class BatchWriter {
         this.known.set(p, ref);
         this.fresh.push(p);
       }
-      this.nums.push(ref);
+      nums.push(ref);
     }
     const doc = docTerms(rec.text, FIELD_WEIGHTS, DEAD_END_FIELD);
-    this.nums.push(doc.count, doc.length);
+    nums.room(2 + 2 * doc.count);
+    const buf = nums.buf;
+    let at = nums.at;
+    buf[at++] = doc.count;
+    buf[at++] = doc.length;
     for (let k = 0; k < doc.count; k++) {
       const id = doc.ids[k];
-      let ref = (this.termRefs[id] ?? 0) - 1;
+      if (id >= this.termRefs.length) {
+        const next = new Int32Array(Math.max(id + 1, this.termRefs.length * 2));
+        next.set(this.termRefs);
+        this.termRefs = next;
+      }
+      let ref = this.termRefs[id] - 1;
       if (ref < 0) {
         ref = this.termCount++;
         this.termRefs[id] = ref + 1;
         this.freshTerms.push(termNames[id]);
       }
-      this.nums.push(ref, doc.tfs[k]);
+      buf[at++] = ref;
+      buf[at++] = doc.tfs[k];
     }
+    nums.at = at;
     this.strs.push(rec.agent, rec.task, rec.failed.join('\n'));
   }
 
-  /** The batch's answer; the writer starts the next batch empty (but keeps its path numbers). */
+  /** The batch's answer; the writer starts the next batch empty (but keeps its path and term numbers). */
   finish(seq: number): BatchResult {
-    const out = { seq, nums: Float64Array.from(this.nums), strs: this.strs, fresh: this.fresh, freshTerms: this.freshTerms };
-    this.nums = [];
+    const out = { seq, nums: this.nums.take(), strs: this.strs, fresh: this.fresh, freshTerms: this.freshTerms };
     this.strs = [];
     this.fresh = [];
     this.freshTerms = [];
