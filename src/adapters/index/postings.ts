@@ -5,6 +5,12 @@
 // (a refresh adds checkpoints, notes and plans interleaved) and a list in
 // ascending order, the usual case, costs a byte or two per docid.
 
+/**
+ * A term's count in one document is kept up to this: BM25 has long stopped
+ * growing (k1 1.2), and a worker packs it in a byte (workerBatch.ts).
+ */
+export const MAX_TF = 255;
+
 export class PostingWriter {
   private buf: Uint8Array;
   private at = 0;
@@ -20,7 +26,7 @@ export class PostingWriter {
     const d = docid - this.last;
     this.last = docid;
     this.varint(d >= 0 ? d * 2 : -d * 2 - 1);
-    this.varint(tf);
+    this.varint(tf < MAX_TF ? tf : MAX_TF);
     this.count += 1;
   }
 

@@ -150,10 +150,12 @@ export class TextIndex {
     const docid = docId(id, 'checkpoint');
     const { nums, at, count, length } = terms;
     for (let k = 0; k < count; k++) {
-      const ref = nums[at + 2 * k];
+      const packed = nums[at + k];
+      const tf = packed % 256;
+      const ref = (packed - tf) / 256;
       let w = table.slots[ref] as PostingWriter | undefined;
       if (!w) table.slots[ref] = w = this.writerOf(termId(table.raw[ref]));
-      w.add(docid, nums[at + 2 * k + 1]);
+      w.add(docid, tf);
     }
     this.added(docid, length);
   }

@@ -9,6 +9,7 @@
 import type { IndexRecord } from './indexRecord';
 import type { Stat } from './vaultFiles';
 import { docTerms, termNames } from '../../core/searchTerms';
+import { MAX_TF } from './postings';
 import { DEAD_END_FIELD, FIELD_WEIGHTS } from '../../core/searchText';
 
 export interface ReadRequest {
@@ -46,13 +47,17 @@ export interface WorkerFile {
   stat: Stat;
   rec: Omit<IndexRecord, 'paths' | 'failed' | 'text'> & { failed: string };
   refs: number[];
-  /** Its search terms: `terms[at + 2k]` is a term's number (see TermTable), `terms[at + 2k + 1]` its weighted count, for k < count. */
+  /** Its search terms: for k < count, `nums[at + k]` is a term's number (see TermTable) times 256 plus its weighted count (at most MAX_TF). */
   terms: { nums: Float64Array; at: number; count: number; length: number };
 }
 
 // What comes first in a file's numbers.
 const UNREADABLE = 0;
 const RECORD = 1;
+
+/** The benchmark's switch (textIndex.ts): with the text index off, a worker cuts no terms either. */
+const TEXT_OFF = process.env.BATON_INDEX_TEXT === '0';
+const NO_TERMS = { ids: new Int32Array(0), tfs: new Float64Array(0), count: 0, length: 0 };
 
 /** A growable array of numbers, sent as the Float64Array it fills. */
 class Numbers {
@@ -115,8 +120,8 @@ export class BatchWriter {
       }
       nums.push(ref);
     }
-    const doc = docTerms(rec.text, FIELD_WEIGHTS, DEAD_END_FIELD);
-    nums.room(2 + 2 * doc.count);
+    const doc = TEXT_OFF ? NO_TERMS : docTerms(rec.text, FIELD_WEIGHTS, DEAD_END_FIELD);
+    nums.room(2 + doc.count);
     const buf = nums.buf;
     let at = nums.at;
     buf[at++] = doc.count;
@@ -134,8 +139,8 @@ export class BatchWriter {
         this.termRefs[id] = ref + 1;
         this.freshTerms.push(termNames[id]);
       }
-      buf[at++] = ref;
-      buf[at++] = doc.tfs[k];
+      // One number per term: a batch's numbers were a fifth of the text index's cost in a cold build.
+      buf[at++] = ref * 256 + Math.min(MAX_TF, doc.tfs[k]);
     }
     nums.at = at;
     this.strs.push(rec.agent, rec.task, rec.failed.join('\n'));
@@ -169,7 +174,7 @@ export function eachFile(result: BatchResult, count: number, visit: (k: number, 
     const count = nums[n++];
     const length = nums[n++];
     const terms = { nums, at: n, count, length };
-    n += 2 * count;
+    n += count;
     const agent = strs[s++];
     const task = strs[s++];
     const failed = strs[s++];
