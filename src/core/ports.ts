@@ -89,8 +89,8 @@ export interface TextQuery {
   /** A scope to search: it and the scopes under it (a project's worktrees); none: all. */
   project?: string;
   kinds?: SearchKind[];
-  /** Only this checkpoint field (notes and plans have only `state`); none: all. */
-  field?: SearchField;
+  /** Only checkpoints' Didn't work (before_you_try: the index keeps its terms apart); none: every field. */
+  field?: 'failed';
   agent?: string;
   /** Unix seconds: nothing older. */
   since?: number;
@@ -110,7 +110,7 @@ export interface TextHit {
   title: string;
   /** The checkpoint section that matched best; `state` for a note's or a plan's text. */
   field: SearchField;
-  /** The matching text, cut around the matches (folded by `searchable`). */
+  /** The matching text as written in its record, cut around the matches (core/searchSnippet.ts). */
   snippet: string;
   /** The matched words in `snippet`, as [start, end) offsets in UTF-16 code units. */
   marks: [number, number][];

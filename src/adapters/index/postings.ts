@@ -25,8 +25,17 @@ export class PostingWriter {
     if (this.at + 16 > this.buf.length) this.grow();
     const d = docid - this.last;
     this.last = docid;
-    this.varint(d >= 0 ? d * 2 : -d * 2 - 1);
-    this.varint(tf < MAX_TF ? tf : MAX_TF);
+    const z = d >= 0 ? d * 2 : -d * 2 - 1;
+    const t = tf < MAX_TF ? tf : MAX_TF;
+    // One byte each is the usual case (a close docid, a small count): no call for it.
+    if (z < 0x80 && t < 0x80) {
+      this.buf[this.at] = z;
+      this.buf[this.at + 1] = t;
+      this.at += 2;
+    } else {
+      this.varint(z);
+      this.varint(t);
+    }
     this.count += 1;
   }
 

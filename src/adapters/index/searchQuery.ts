@@ -17,6 +17,7 @@ import { SEARCH_FIELDS, SEARCH_KINDS, type SearchField, type SearchKind } from '
 import type { TextHit, TextQuery } from '../../core/ports';
 import { DOC_KIND } from './schema';
 import { CHUNK } from './docLengths';
+import { eachPosting } from './postings';
 import type { Statements } from './statements';
 import type { TextIndex } from './textIndex';
 
@@ -85,7 +86,7 @@ export function searchText(sql: Statements, text: TextIndex, scratch: SearchScra
     for (const k of q.kinds) kinds[DOC_KIND[k]] = 1;
   }
   const { docs, avgLength } = text.corpus();
-  const dead = text.dead.size > 0 ? text.dead : null;
+  const dead = text.deadDocs();
   const lengths = text.lengths.every();
   const filtered = q.kinds !== undefined || allowed !== null || dead !== null;
   scratch.fit(text.maxDoc);
@@ -97,41 +98,14 @@ export function searchText(sql: Statements, text: TextIndex, scratch: SearchScra
       const idf = Math.log(1 + (docs - postings + 0.5) / (postings + 0.5));
       const norm = K1 * (1 - B);
       const perLength = (K1 * B) / avgLength;
-      for (const bytes of lists) {
-        // eachPosting (postings.ts), written out: this loop is what a search costs.
-        let at = 0;
-        let docid = 0;
-        const end = bytes.length;
-        while (at < end) {
-          let b = bytes[at++];
-          let z = b;
-          if (b & 0x80) {
-            z &= 0x7f;
-            let mul = 0x80;
-            do {
-              b = bytes[at++];
-              z += (b & 0x7f) * mul;
-              mul *= 0x80;
-            } while (b & 0x80);
-          }
-          docid += z % 2 === 0 ? z / 2 : -(z + 1) / 2;
-          let tf = bytes[at++];
-          if (tf & 0x80) {
-            tf &= 0x7f;
-            let mul = 0x80;
-            do {
-              b = bytes[at++];
-              tf += (b & 0x7f) * mul;
-              mul *= 0x80;
-            } while (b & 0x80);
-          }
-          if (filtered && (kinds[docid & 3] === 0 || (allowed !== null && allowed[docid] === 0) || (dead !== null && dead.has(docid)))) continue;
-          const len = lengths[docid >> LENGTH_SHIFT]?.[docid & LENGTH_MASK] ?? avgLength;
-          if (scores[docid] === 0) scratch.touch(docid);
-          // The matched term itself counts PER_TERM, so a hit with more terms ranks first whatever its BM25.
-          scores[docid] += PER_TERM + idf * ((tf * (K1 + 1)) / (tf + norm + perLength * len));
-        }
-      }
+      const visit = (docid: number, tf: number): void => {
+        if (filtered && (kinds[docid & 3] === 0 || (allowed !== null && allowed[docid] === 0) || (dead !== null && dead[docid] === 1))) return;
+        const len = lengths[docid >> LENGTH_SHIFT]?.[docid & LENGTH_MASK] ?? avgLength;
+        if (scores[docid] === 0) scratch.touch(docid);
+        // The matched term itself counts PER_TERM, so a hit with more terms ranks first whatever its BM25.
+        scores[docid] += PER_TERM + idf * ((tf * (K1 + 1)) / (tf + norm + perLength * len));
+      };
+      for (const bytes of lists) eachPosting(bytes, visit);
     }
     const best = top(sql, scratch, q.limit);
     const wanted = new Set(terms);

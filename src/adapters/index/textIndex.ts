@@ -77,6 +77,8 @@ export class TextIndex {
   private stats: TextStats = { ...ZERO };
   /** Docids removed from the index whose postings are still stored. */
   dead = new Set<number>();
+  /** `dead` as a map by docid (1: dead), for a search's inner loop; rebuilt when `dead` changes. */
+  private deadMap: Uint8Array | null = null;
   readonly lengths: DocLengths;
 
   constructor(
@@ -102,6 +104,17 @@ export class TextIndex {
     }
     this.stats = stats;
     this.dead = new Set(this.sql.rows<[number]>('SELECT docid FROM text_dead').map(([d]) => d));
+    this.deadMap = null;
+  }
+
+  /** The dead docids as a map by docid, null when there are none: a lookup per posting a search reads. */
+  deadDocs(): Uint8Array | null {
+    if (this.dead.size === 0) return null;
+    if (!this.deadMap || this.deadMap.length <= this.maxDoc) {
+      this.deadMap = new Uint8Array(this.maxDoc + 1);
+      for (const d of this.dead) this.deadMap[d] = 1;
+    }
+    return this.deadMap;
   }
 
   /** The largest docid the stored lists may hold: ids below it are never given again while they may be dead. */
@@ -244,6 +257,7 @@ export class TextIndex {
   private kill(docid: number): void {
     if (!this.on || this.dead.has(docid) || docid > this.maxDoc) return;
     this.dead.add(docid);
+    if (this.deadMap) this.deadMap[docid] = 1;
     this.deadAdded.push(docid);
   }
 
@@ -291,6 +305,7 @@ export class TextIndex {
     // maxDoc never goes down: ids stay unique for the life of the index, which costs nothing.
     this.stats = { docs: live.size, length, maxDoc: Math.max(maxDoc, this.stats.maxDoc), seg: 0, segments: 0, base: postings, tail: 0 };
     this.dead = new Set();
+    this.deadMap = null;
   }
 
   private saveStats(): void {
