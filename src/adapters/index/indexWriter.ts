@@ -18,7 +18,7 @@ import type { FsVault } from '../vault/fsVault';
 import { NOTES_FILE, PLANS_DIR } from '../vault/fsVault';
 import { indexRecord, type IndexRecord } from './indexRecord';
 import { readInWorkers, worthAWorker } from './parallelRead';
-import { BULK_INDEXES, DROP_BULK_INDEXES } from './schema';
+import { BULK_INDEXES, DROP_BULK_INDEXES, docId } from './schema';
 import type { Statements } from './statements';
 import { PathTouches } from './pathTouches';
 import { packIds, unpackIds } from './touches';
@@ -279,18 +279,25 @@ export class IndexWriter {
     return row;
   }
 
-  private putCheckpoint(scope: ScopeRow, fileName: string, st: Stat, text: string): void {
-    this.putRecord(scope, fileName, st, indexRecord(text, fileName.slice(0, -3)));
+  private putCheckpoint(scope: ScopeRow, fileName: string, st: Stat, text: string, id = this.nextCheckpoint++): void {
+    this.putRecord(scope, fileName, st, indexRecord(text, fileName.slice(0, -3)), id);
   }
 
-  /** Reads the deferred files, with workers when there are many, and writes each. */
+  /**
+   * Reads the deferred files, with workers when there are many, and writes
+   * each. File k gets id `base + k` whoever reads it, so a worker can write
+   * its postings under their docids before this thread sees them.
+   */
   private async readDeferred(deferred: Deferred[], stats: RefreshStats): Promise<void> {
+    const base = this.nextCheckpoint;
+    this.nextCheckpoint += deferred.length;
     const here = (from: number, to: number): void => {
-      for (const d of deferred.slice(from, to)) {
+      for (let k = from; k < Math.min(to, deferred.length); k++) {
+        const d = deferred[k];
         const read = readCheckpointTextSync(d.file);
         if (!read) continue;
         this.unsavedWork += read.stat.size;
-        this.putCheckpoint(d.scope, d.name, read.stat, read.text);
+        this.putCheckpoint(d.scope, d.name, read.stat, read.text, base + k);
         stats.checkpointsParsed += 1;
       }
     };
@@ -303,47 +310,44 @@ export class IndexWriter {
     }
     const resolve = (raw: string): number | null => this.paths.idOfRaw(raw);
     const { byWorkers } = await readInWorkers(
-      deferred.map((d) => ({ file: d.file, id: d.name.slice(0, -3) })),
+      deferred.map((d, k) => ({ file: d.file, id: d.name.slice(0, -3), doc: docId(base + k, 'checkpoint') })),
       CHECKPOINT_CAP,
       {
         here,
-        fromWorker: (at, file, paths, terms) => {
+        fromWorker: (at, file, paths) => {
           if (!file) return;
           const d = deferred[at];
           if (file.stat.size > CHECKPOINT_CAP) {
-            // A worker reads the first CHECKPOINT_CAP bytes only: a bigger file is read here, every section kept.
+            // A worker reads the first CHECKPOINT_CAP bytes only (and sends no terms for them): a bigger file is read here, every section kept.
             const read = readCheckpointTextSync(d.file);
             if (read) {
               this.unsavedWork += read.stat.size;
-              this.putCheckpoint(d.scope, d.name, read.stat, read.text);
+              this.putCheckpoint(d.scope, d.name, read.stat, read.text, base + at);
               stats.checkpointsParsed += 1;
             }
             return;
           }
           this.unsavedWork += file.stat.size;
-          const id = this.putFields(d.scope, d.name, file.stat, file.rec, file.refs.map((ref) => paths.id(ref, resolve)));
-          this.text.putWorkerTerms(id, file.terms, terms);
+          this.putFields(d.scope, d.name, file.stat, file.rec, file.refs.map((ref) => paths.id(ref, resolve)), base + at);
+          this.text.putWorkerDoc(docId(base + at, 'checkpoint'), file.length);
           stats.checkpointsParsed += 1;
         },
+        lists: (result, terms) => this.text.putWorkerLists(result, terms),
       },
     );
     stats.checkpointsReadInWorkers += byWorkers;
     this.sliceStart = performance.now();
   }
 
-  private putRecord(scope: ScopeRow, fileName: string, st: Stat, rec: IndexRecord): void {
+  private putRecord(scope: ScopeRow, fileName: string, st: Stat, rec: IndexRecord, id: number): void {
     const failed = rec.failed.join('\n');
-    const id = this.putFields(scope, fileName, st, { ...rec, failed }, rec.paths.map((raw) => this.paths.idOfRaw(raw)));
+    this.putFields(scope, fileName, st, { ...rec, failed }, rec.paths.map((raw) => this.paths.idOfRaw(raw)), id);
     this.text.putCheckpoint(id, rec.text);
   }
 
-  /**
-   * One checkpoint row, and its touches; `pathIds` are its paths in the order
-   * written (null: normalised to nothing). Its id is returned for its terms.
-   */
-  private putFields(scope: ScopeRow, fileName: string, st: Stat, rec: Omit<IndexRecord, 'paths' | 'failed' | 'text'> & { failed: string }, pathIds: (number | null)[]): number {
+  /** One checkpoint row under `id`, and its touches; `pathIds` are its paths in the order written (null: normalised to nothing). */
+  private putFields(scope: ScopeRow, fileName: string, st: Stat, rec: Omit<IndexRecord, 'paths' | 'failed' | 'text'> & { failed: string }, pathIds: (number | null)[], id: number): void {
     const name = fileName.slice(0, -3);
-    const id = this.nextCheckpoint++;
     const written: number[] = [];
     if (!rec.empty) {
       // `why` never shows an empty checkpoint, so it is given no touches.
@@ -367,7 +371,6 @@ export class IndexWriter {
       packIds(written),
       rec.failed,
     ]);
-    return id;
   }
 
   private removeCheckpoint(cp: StoredCheckpoint): void {
