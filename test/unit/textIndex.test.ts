@@ -167,25 +167,6 @@ describe('posting lists', () => {
     w.add(7, 10_000);
     eachPosting(w.bytes(), (_d, tf) => assert.equal(tf, MAX_TF));
   });
-
-  it('append lists written elsewhere from docid 0 (a worker’s batches) as if written here', () => {
-    const posting = fc.tuple(fc.integer({ min: 0, max: 2 ** 40 }), fc.integer({ min: 1, max: MAX_TF }));
-    fc.assert(
-      fc.property(fc.array(fc.array(posting, { maxLength: 20 }), { maxLength: 8 }), (batches) => {
-        const main = new PostingWriter();
-        const batch = new PostingWriter();
-        for (const list of batches) {
-          batch.reset();
-          for (const [d, tf] of list) batch.add(d, tf);
-          main.append(batch.bytes(), batch.count, batch.lastDocid);
-        }
-        const back: [number, number][] = [];
-        eachPosting(main.bytes(), (d, tf) => back.push([d, tf]));
-        assert.deepEqual(back, batches.flat());
-        assert.equal(main.count, back.length);
-      }),
-    );
-  });
 });
 
 describe('terms', () => {

@@ -13,11 +13,11 @@ const writer = new BatchWriter();
 const scratch: Scratch = { buf: Buffer.allocUnsafe(64 * 1024) };
 
 parentPort?.on('message', (msg: BatchRequest) => {
-  for (const { file, id, doc } of msg.files) {
+  for (const { file, id } of msg.files) {
     const read = readCapped(file, cap, scratch);
-    if (read) writer.record(read.stat, indexRecord(read.text, id), doc, read.stat.size <= cap);
+    if (read) writer.record(read.stat, indexRecord(read.text, id));
     else writer.unreadable();
   }
   const out = writer.finish(msg.seq);
-  parentPort?.postMessage(out, [out.nums.buffer, out.postings.buffer, out.lists.buffer]);
+  parentPort?.postMessage(out, [out.nums.buffer]);
 });

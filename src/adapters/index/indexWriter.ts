@@ -18,7 +18,7 @@ import type { FsVault } from '../vault/fsVault';
 import { NOTES_FILE, PLANS_DIR } from '../vault/fsVault';
 import { indexRecord, type IndexRecord } from './indexRecord';
 import { readInWorkers, worthAWorker } from './parallelRead';
-import { BULK_INDEXES, DROP_BULK_INDEXES, docId } from './schema';
+import { BULK_INDEXES, DROP_BULK_INDEXES } from './schema';
 import type { Statements } from './statements';
 import { PathTouches } from './pathTouches';
 import { packIds, unpackIds } from './touches';
@@ -279,25 +279,18 @@ export class IndexWriter {
     return row;
   }
 
-  private putCheckpoint(scope: ScopeRow, fileName: string, st: Stat, text: string, id = this.nextCheckpoint++): void {
-    this.putRecord(scope, fileName, st, indexRecord(text, fileName.slice(0, -3)), id);
+  private putCheckpoint(scope: ScopeRow, fileName: string, st: Stat, text: string): void {
+    this.putRecord(scope, fileName, st, indexRecord(text, fileName.slice(0, -3)));
   }
 
-  /**
-   * Reads the deferred files, with workers when there are many, and writes
-   * each. File k gets id `base + k` whoever reads it, so a worker can write
-   * its postings under their docids before this thread sees them.
-   */
+  /** Reads the deferred files, with workers when there are many, and writes each. */
   private async readDeferred(deferred: Deferred[], stats: RefreshStats): Promise<void> {
-    const base = this.nextCheckpoint;
-    this.nextCheckpoint += deferred.length;
     const here = (from: number, to: number): void => {
-      for (let k = from; k < Math.min(to, deferred.length); k++) {
-        const d = deferred[k];
+      for (const d of deferred.slice(from, to)) {
         const read = readCheckpointTextSync(d.file);
         if (!read) continue;
         this.unsavedWork += read.stat.size;
-        this.putCheckpoint(d.scope, d.name, read.stat, read.text, base + k);
+        this.putCheckpoint(d.scope, d.name, read.stat, read.text);
         stats.checkpointsParsed += 1;
       }
     };
@@ -310,44 +303,47 @@ export class IndexWriter {
     }
     const resolve = (raw: string): number | null => this.paths.idOfRaw(raw);
     const { byWorkers } = await readInWorkers(
-      deferred.map((d, k) => ({ file: d.file, id: d.name.slice(0, -3), doc: docId(base + k, 'checkpoint') })),
+      deferred.map((d) => ({ file: d.file, id: d.name.slice(0, -3) })),
       CHECKPOINT_CAP,
       {
         here,
-        fromWorker: (at, file, paths) => {
+        fromWorker: (at, file, paths, terms) => {
           if (!file) return;
           const d = deferred[at];
           if (file.stat.size > CHECKPOINT_CAP) {
-            // A worker reads the first CHECKPOINT_CAP bytes only (and sends no terms for them): a bigger file is read here, every section kept.
+            // A worker reads the first CHECKPOINT_CAP bytes only: a bigger file is read here, every section kept.
             const read = readCheckpointTextSync(d.file);
             if (read) {
               this.unsavedWork += read.stat.size;
-              this.putCheckpoint(d.scope, d.name, read.stat, read.text, base + at);
+              this.putCheckpoint(d.scope, d.name, read.stat, read.text);
               stats.checkpointsParsed += 1;
             }
             return;
           }
           this.unsavedWork += file.stat.size;
-          this.putFields(d.scope, d.name, file.stat, file.rec, file.refs.map((ref) => paths.id(ref, resolve)), base + at);
-          this.text.putWorkerDoc(docId(base + at, 'checkpoint'), file.length);
+          const id = this.putFields(d.scope, d.name, file.stat, file.rec, file.refs.map((ref) => paths.id(ref, resolve)));
+          this.text.putWorkerTerms(id, file.terms, terms);
           stats.checkpointsParsed += 1;
         },
-        lists: (result, terms) => this.text.putWorkerLists(result, terms),
       },
     );
     stats.checkpointsReadInWorkers += byWorkers;
     this.sliceStart = performance.now();
   }
 
-  private putRecord(scope: ScopeRow, fileName: string, st: Stat, rec: IndexRecord, id: number): void {
+  private putRecord(scope: ScopeRow, fileName: string, st: Stat, rec: IndexRecord): void {
     const failed = rec.failed.join('\n');
-    this.putFields(scope, fileName, st, { ...rec, failed }, rec.paths.map((raw) => this.paths.idOfRaw(raw)), id);
+    const id = this.putFields(scope, fileName, st, { ...rec, failed }, rec.paths.map((raw) => this.paths.idOfRaw(raw)));
     this.text.putCheckpoint(id, rec.text);
   }
 
-  /** One checkpoint row under `id`, and its touches; `pathIds` are its paths in the order written (null: normalised to nothing). */
-  private putFields(scope: ScopeRow, fileName: string, st: Stat, rec: Omit<IndexRecord, 'paths' | 'failed' | 'text'> & { failed: string }, pathIds: (number | null)[], id: number): void {
+  /**
+   * One checkpoint row, and its touches; `pathIds` are its paths in the order
+   * written (null: normalised to nothing). Its id is returned for its terms.
+   */
+  private putFields(scope: ScopeRow, fileName: string, st: Stat, rec: Omit<IndexRecord, 'paths' | 'failed' | 'text'> & { failed: string }, pathIds: (number | null)[]): number {
     const name = fileName.slice(0, -3);
+    const id = this.nextCheckpoint++;
     const written: number[] = [];
     if (!rec.empty) {
       // `why` never shows an empty checkpoint, so it is given no touches.
@@ -371,6 +367,7 @@ export class IndexWriter {
       packIds(written),
       rec.failed,
     ]);
+    return id;
   }
 
   private removeCheckpoint(cp: StoredCheckpoint): void {

@@ -20,8 +20,6 @@ export interface ReadSink {
   fromWorker(at: number, file: WorkerFile | null, paths: PathTable, terms: TermTable): void;
   /** Files `from` to `to` (exclusive) are this thread's to read, now. */
   here(from: number, to: number): void;
-  /** A batch's posting lists, after its files (workerBatch.ts). */
-  lists(result: BatchResult, terms: TermTable): void;
 }
 
 /** How to start a worker: a file, or (from source) code that loads one. */
@@ -155,7 +153,6 @@ export async function readInWorkers(files: ReadRequest[], cap: number, sink: Rea
         const [f] = inFlight.splice(ready, 1);
         if (f.result) {
           eachFile(f.result, f.to - f.from, (k, file) => sink.fromWorker(f.from + k, file, f.paths, f.terms));
-          sink.lists(f.result, f.terms);
           byWorkers += f.to - f.from;
         } else sink.here(f.from, f.to);
       } else if (front < back && (steal || !alive)) {

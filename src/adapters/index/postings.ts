@@ -39,43 +39,13 @@ export class PostingWriter {
     this.count += 1;
   }
 
-  get lastDocid(): number {
-    return this.last;
-  }
-
-  /** Empty again, keeping its buffer (a worker's lists, batch after batch). */
-  reset(): void {
-    this.at = 0;
-    this.last = 0;
-    this.count = 0;
-  }
-
-  /**
-   * Appends a list another writer wrote from docid 0 (a worker's batch): its
-   * first posting is written again relative to this list's last docid, the
-   * rest copied as they are.
-   */
-  append(bytes: Uint8Array, count: number, last: number): void {
-    if (count === 0) return;
-    // The first posting ends after its two varints: the docid's and the count's.
-    let at = 0;
-    for (let v = 0; v < 2; v++) while (bytes[at++] & 0x80);
-    eachPosting(bytes.subarray(0, at), (docid, tf) => this.add(docid, tf));
-    const rest = bytes.length - at;
-    if (this.at + rest > this.buf.length) this.grow(rest);
-    this.buf.set(bytes.subarray(at), this.at);
-    this.at += rest;
-    this.last = last;
-    this.count += count - 1;
-  }
-
   /** The bytes written so far (a view: copy before writing more). */
   bytes(): Uint8Array {
     return this.buf.subarray(0, this.at);
   }
 
-  private grow(more = 16): void {
-    const next = new Uint8Array(Math.max(this.buf.length * 2 + 16, this.at + more + 16));
+  private grow(): void {
+    const next = new Uint8Array(this.buf.length * 2 + 16);
     next.set(this.buf.subarray(0, this.at));
     this.buf = next;
   }

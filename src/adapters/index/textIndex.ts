@@ -23,7 +23,7 @@ import { docId } from './schema';
 import { eachPosting, PostingWriter } from './postings';
 import { DocLengths } from './docLengths';
 import type { Statements } from './statements';
-import { LIST_FIELDS, type BatchResult, type TermTable } from './workerBatch';
+import type { TermTable, WorkerFile } from './workerBatch';
 
 /** When segments are merged (see the top); a test gives its own. */
 export interface MergeLimits {
@@ -153,25 +153,24 @@ export class TextIndex {
     if (this.on) this.putTerms(docId(id, 'checkpoint'), docTerms(fields, FIELD_WEIGHTS, DEAD_END_FIELD));
   }
 
-  /** A checkpoint a worker thread read: its length; its postings come with its batch's lists (putWorkerLists). */
-  putWorkerDoc(docid: number, length: number): void {
-    if (this.on && length > 0) this.added(docid, length);
-  }
-
-  /** A worker's batch of posting lists, each appended to its term's (workerBatch.ts). */
-  putWorkerLists(result: BatchResult, table: TermTable): void {
-    if (!this.on) return;
+  /** A checkpoint whose terms a worker thread cut, numbered as in `table` (workerBatch.ts). */
+  putWorkerTerms(id: number, terms: WorkerFile['terms'], table: TermTable): void {
+    if (!this.on || terms.count === 0) return;
     if (table.generation !== this.generation) {
       table.slots = [];
       table.generation = this.generation;
     }
-    const { lists, postings } = result;
-    for (let k = 0; k < lists.length; k += LIST_FIELDS) {
-      const ref = lists[k];
+    const docid = docId(id, 'checkpoint');
+    const { nums, at, count, length } = terms;
+    for (let k = 0; k < count; k++) {
+      const packed = nums[at + k];
+      const tf = packed % 256;
+      const ref = (packed - tf) / 256;
       let w = table.slots[ref] as PostingWriter | undefined;
       if (!w) table.slots[ref] = w = this.writerOf(termId(table.raw[ref]));
-      w.append(postings.subarray(lists[k + 1], lists[k + 2]), lists[k + 3], lists[k + 4]);
+      w.add(docid, tf);
     }
+    this.added(docid, length);
   }
 
   putNote(rowid: number, text: string): void {

@@ -4,14 +4,12 @@
 // time: a batch's answer is one Float64Array (transferred, not copied) of
 // numbers, three strings per file, and each touched path and each search term
 // only the first time that worker meets it (afterwards a number). The worker
-// cuts the search terms itself (core/searchTerms.ts) and writes the batch's
-// posting lists, one per term, under docids the main thread gave each file
-// before it was read: that is most of what indexing the text costs, done
-// beside the main thread's writes, which then only append bytes.
+// cuts the search terms itself (core/searchTerms.ts): that is most of what
+// indexing the text costs, and it is done beside this thread's writes.
 import type { IndexRecord } from './indexRecord';
 import type { Stat } from './vaultFiles';
 import { docTerms, termNames } from '../../core/searchTerms';
-import { PostingWriter } from './postings';
+import { MAX_TF } from './postings';
 import { DEAD_END_FIELD, FIELD_WEIGHTS } from '../../core/searchText';
 
 export interface ReadRequest {
@@ -19,8 +17,6 @@ export interface ReadRequest {
   file: string;
   /** The checkpoint id (file name without .md). */
   id: string;
-  /** The docid its postings go under (schema.ts, docId). */
-  doc: number;
 }
 
 /** What a worker is started with. */
@@ -44,21 +40,15 @@ export interface BatchResult {
   fresh: string[];
   /** Search terms this worker met for the first time, in the order it numbered them. */
   freshTerms: string[];
-  /** The batch's posting lists, end to end (postings.ts), each list written from docid 0. */
-  postings: Uint8Array<ArrayBuffer>;
-  /** Per list, LIST_FIELDS numbers: the term's number, where its bytes start and end, its postings, its last docid. */
-  lists: Float64Array<ArrayBuffer>;
 }
-
-export const LIST_FIELDS = 5;
 
 /** One file as a worker read it: the record with `failed` joined by newlines, the touched paths as numbers for `PathTable`. */
 export interface WorkerFile {
   stat: Stat;
   rec: Omit<IndexRecord, 'paths' | 'failed' | 'text'> & { failed: string };
   refs: number[];
-  /** Its length for BM25 (0: no terms; they are in the batch's lists). */
-  length: number;
+  /** Its search terms: for k < count, `nums[at + k]` is a term's number (see TermTable) times 256 plus its weighted count (at most MAX_TF). */
+  terms: { nums: Float64Array; at: number; count: number; length: number };
 }
 
 // What comes first in a file's numbers.
@@ -103,9 +93,6 @@ export class BatchWriter {
   /** By term id (searchTerms.ts), the number this worker gave it, plus one (0: none yet). */
   private termRefs = new Int32Array(1 << 12);
   private termCount = 0;
-  /** This batch's list per term number, and the numbers used, in the order first met. */
-  private lists: PostingWriter[] = [];
-  private used: number[] = [];
   private readonly nums = new Numbers();
   private strs: string[] = [];
   private fresh: string[] = [];
@@ -115,8 +102,7 @@ export class BatchWriter {
     this.nums.push(UNREADABLE);
   }
 
-  /** One file read whole (`whole`: not cut at the cap, whose full text the main thread reads again). */
-  record(stat: Stat, rec: IndexRecord, doc: number, whole: boolean): void {
+  record(stat: Stat, rec: IndexRecord): void {
     const nums = this.nums;
     nums.room(6 + rec.paths.length);
     nums.push(RECORD);
@@ -134,10 +120,14 @@ export class BatchWriter {
       }
       nums.push(ref);
     }
-    const terms = TEXT_OFF || !whole ? NO_TERMS : docTerms(rec.text, FIELD_WEIGHTS, DEAD_END_FIELD);
-    nums.push(terms.count === 0 ? 0 : terms.length);
-    for (let k = 0; k < terms.count; k++) {
-      const id = terms.ids[k];
+    const doc = TEXT_OFF ? NO_TERMS : docTerms(rec.text, FIELD_WEIGHTS, DEAD_END_FIELD);
+    nums.room(2 + doc.count);
+    const buf = nums.buf;
+    let at = nums.at;
+    buf[at++] = doc.count;
+    buf[at++] = doc.length;
+    for (let k = 0; k < doc.count; k++) {
+      const id = doc.ids[k];
       if (id >= this.termRefs.length) {
         const next = new Int32Array(Math.max(id + 1, this.termRefs.length * 2));
         next.set(this.termRefs);
@@ -149,31 +139,16 @@ export class BatchWriter {
         this.termRefs[id] = ref + 1;
         this.freshTerms.push(termNames[id]);
       }
-      let list = this.lists[ref];
-      if (!list) list = this.lists[ref] = new PostingWriter();
-      if (list.count === 0) this.used.push(ref);
-      list.add(doc, terms.tfs[k]);
+      // One number per term: a batch's numbers were a fifth of the text index's cost in a cold build.
+      buf[at++] = ref * 256 + Math.min(MAX_TF, doc.tfs[k]);
     }
+    nums.at = at;
     this.strs.push(rec.agent, rec.task, rec.failed.join('\n'));
   }
 
   /** The batch's answer; the writer starts the next batch empty (but keeps its path and term numbers). */
   finish(seq: number): BatchResult {
-    let bytes = 0;
-    for (const ref of this.used) bytes += this.lists[ref].bytes().length;
-    const postings = new Uint8Array(bytes);
-    const lists = new Float64Array(this.used.length * LIST_FIELDS);
-    let at = 0;
-    this.used.forEach((ref, k) => {
-      const w = this.lists[ref];
-      const b = w.bytes();
-      postings.set(b, at);
-      lists.set([ref, at, at + b.length, w.count, w.lastDocid], k * LIST_FIELDS);
-      at += b.length;
-      w.reset();
-    });
-    this.used = [];
-    const out = { seq, nums: this.nums.take(), strs: this.strs, fresh: this.fresh, freshTerms: this.freshTerms, postings, lists };
+    const out = { seq, nums: this.nums.take(), strs: this.strs, fresh: this.fresh, freshTerms: this.freshTerms };
     this.strs = [];
     this.fresh = [];
     this.freshTerms = [];
@@ -196,11 +171,14 @@ export function eachFile(result: BatchResult, count: number, visit: (k: number, 
     const empty = nums[n++] === 1;
     const refs: number[] = [];
     for (let left = nums[n++]; left > 0; left--) refs.push(nums[n++]);
+    const count = nums[n++];
     const length = nums[n++];
+    const terms = { nums, at: n, count, length };
+    n += count;
     const agent = strs[s++];
     const task = strs[s++];
     const failed = strs[s++];
-    visit(k, { stat, rec: { agent, ts, task, empty, failed }, refs, length });
+    visit(k, { stat, rec: { agent, ts, task, empty, failed }, refs, terms });
   }
 }
 
