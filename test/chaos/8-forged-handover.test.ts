@@ -13,10 +13,10 @@
 import { strict as assert } from 'assert';
 import * as fs from 'fs';
 import * as path from 'path';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { CLI, ensureBuilt, removeTree, run, tempRoot } from './support';
+import { mcpClient as startMcp } from '../support/mcpClient';
 
 // ---- the hand-over format, as a reader outside Baton parses it -----------------
 
@@ -327,18 +327,5 @@ describe('scenario 8: checkpoint text never forges the hand-over', function () {
     }
   });
 
-  async function mcpClient(cwd: string): Promise<Client> {
-    const env: Record<string, string> = {};
-    for (const [k, v] of Object.entries(process.env)) if (v !== undefined) env[k] = v;
-    const transport = new StdioClientTransport({
-      command: process.execPath,
-      args: [CLI, 'mcp'],
-      cwd,
-      env: { ...env, BATON_AGENT: '', BATON_PROJECT: '', BATON_VAULT: vault },
-      stderr: 'pipe',
-    });
-    const client = new Client({ name: 'forger', version: '1.0.0' });
-    await client.connect(transport);
-    return client;
-  }
+  const mcpClient = (cwd: string): Promise<Client> => startMcp({ cli: CLI, vault, cwd, name: 'forger' });
 });

@@ -4,29 +4,16 @@ import { strict as assert } from 'assert';
 import { execFileSync } from 'child_process';
 import * as fs from 'fs';
 import * as path from 'path';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { CLI, cli, ensureBuilt } from './support/cli';
 import { gitEnv } from './support/gitRepo';
 import { tempDir } from './support/tempVault';
+import { mcpClient } from '../support/mcpClient';
 
 const T = 1_780_000_000;
 
-async function connect(vault: string, cwd: string): Promise<Client> {
-  const env: Record<string, string> = {};
-  for (const [k, v] of Object.entries(gitEnv)) if (v !== undefined) env[k] = v;
-  const transport = new StdioClientTransport({
-    command: process.execPath,
-    args: [CLI, 'mcp'],
-    cwd,
-    env: { ...env, BATON_AGENT: '', BATON_PROJECT: '', BATON_VAULT: vault },
-    stderr: 'pipe',
-  });
-  const client = new Client({ name: 'claude-code', version: '1.0.0' });
-  await client.connect(transport);
-  return client;
-}
+const connect = (vault: string, cwd: string): Promise<Client> => mcpClient({ cli: CLI, vault, cwd, name: 'claude-code', env: gitEnv });
 
 const call = async (c: Client, name: string, args: Record<string, unknown>): Promise<CallToolResult> => (await c.callTool({ name, arguments: args })) as CallToolResult;
 const text = (r: CallToolResult): string => (r.content[0] as { text: string }).text;

@@ -9,7 +9,8 @@
 // extension host stays responsive during a cold build. Frontmatter in Baton's
 // own shape is read by hand (indexRecord.ts); a scope folder whose mtime has
 // not moved costs one stat, and its notes file is not even looked for when it
-// had none (creating one would have moved the folder's mtime).
+// had none (creating one would have moved the folder's mtime). Plans and notes
+// have their own tables and files (planRows.ts, noteRows.ts).
 import * as path from 'path';
 import * as fs from 'fs';
 import type { RefreshStats } from '../../core/ports';
@@ -23,10 +24,10 @@ import type { Statements } from './statements';
 import { PathTouches } from './pathTouches';
 import { packIds, unpackIds } from './touches';
 import { readCheckpointTextSync, WHOLE_CAP } from '../vault/checkpointText';
-import { readNoteLinesSync } from '../vault/notesLines';
 import { LISTING_COST, RACY_MS, statOf, subdirs, type Stat } from './vaultFiles';
 import { TextIndex } from './textIndex';
 import { PlanRows } from './planRows';
+import { NoteRows } from './noteRows';
 
 /**
  * Checkpoint files up to this size are read whole (by the workers too); a
@@ -93,11 +94,11 @@ export class IndexWriter {
   scopeNames = new Map<number, string>();
   private nextScope = 1;
   private nextCheckpoint = 1;
-  private nextNote = 1;
   private sliceStart = 0;
   private readonly paths: PathTouches;
   readonly text: TextIndex;
   private readonly plans: PlanRows;
+  private readonly notes: NoteRows;
 
   constructor(
     private readonly vault: FsVault,
@@ -106,6 +107,7 @@ export class IndexWriter {
     this.paths = new PathTouches(sql);
     this.text = new TextIndex(sql);
     this.plans = new PlanRows(sql, this.text);
+    this.notes = new NoteRows(sql, this.text);
   }
 
   /** The in-memory mirror of the small tables, and the next free ids (again after a rollback). */
@@ -125,7 +127,7 @@ export class IndexWriter {
     this.nextScope = max('scopes') + 1;
     this.nextCheckpoint = Math.max(max('checkpoints'), past) + 1;
     this.plans.reset(Math.max(max('plans'), past) + 1);
-    this.nextNote = Math.max(Number(this.sql.rows<[number | null]>('SELECT MAX(rowid) FROM notes')[0]?.[0] ?? 0), past) + 1;
+    this.notes.reset(Math.max(Number(this.sql.rows<[number | null]>('SELECT MAX(rowid) FROM notes')[0]?.[0] ?? 0), past) + 1);
     this.paths.reset(max('paths') + 1);
   }
 
@@ -165,7 +167,10 @@ export class IndexWriter {
       if (deferred) await this.readDeferred(deferred, stats);
       for (const scope of [...this.scopes.keys()]) if (!seen.has(scope)) this.forgetScope(scope, stats);
       for (const [scope, unchanged] of seen) {
-        if (this.refreshNotes(scope, unchanged)) stats.notesScopesRead += 1;
+        const row = this.scopes.get(scope);
+        const notes = row ? this.notes.refresh(row, unchanged) : { changed: false, read: 0 };
+        this.unsavedWork += notes.read;
+        if (notes.changed) stats.notesScopesRead += 1;
         await this.breathe();
       }
       this.paths.write();
@@ -382,63 +387,10 @@ export class IndexWriter {
     const rows = this.sql.rows<[number, number, number, number, Uint8Array]>('SELECT id, mtime, size, ts, paths FROM checkpoints WHERE scope = ?', [row.id]);
     for (const [id, mtime, size, ts, paths] of rows) this.removeCheckpoint({ id, mtime, size, ts, paths });
     stats.checkpointsRemoved += rows.length;
-    this.forgetNotes(row);
+    this.notes.forget(row);
     this.plans.forget(row);
     this.sql.run('DELETE FROM scopes WHERE id = ?', [row.id]);
     this.scopes.delete(scope);
     this.scopeNames.delete(row.id);
-  }
-
-  /**
-   * Mirrors a scope's `uncommitted.md` when its size or mtime moved. A scope
-   * whose folder did not change and which had no notes file still has none
-   * (creating one moves the folder's mtime), so it costs nothing.
-   */
-  private refreshNotes(scope: string, folderUnchanged: boolean): boolean {
-    const row = this.scopes.get(scope);
-    if (!row) return false;
-    const prev = row.notes;
-    if (folderUnchanged && !prev) return false;
-    const file = row.notesFile;
-    const st = statOf(file);
-    if (!st) {
-      if (!prev) return false;
-      this.forgetNotes(row);
-      this.setNotesStat(row, null);
-      return true;
-    }
-    if (prev && prev.mtime === st.mtime && prev.size === st.size && Date.now() - st.mtime > RACY_MS) return false;
-    // Every line, however big the file (a mirror cut at a cap would hide the last notes from continuity).
-    const notes = readNoteLinesSync(file);
-    // Unreadable (permissions): keep what was mirrored, and look again next time; never mirror it as empty.
-    if (notes === null) return false;
-    this.unsavedWork += st.size;
-    // Notes are appended, so the mirror keeps the notes it holds as the file
-    // begins, and rewrites from the first that differs: a note is written to
-    // the text index once, not once per note appended after it.
-    const held = this.sql.rows<[number, string, number, string]>('SELECT rowid, agent, ts, text FROM notes WHERE scope = ? ORDER BY rowid', [row.id]);
-    let same = 0;
-    while (same < held.length && same < notes.length && held[same][1] === notes[same].agent && held[same][2] === notes[same].ts && held[same][3] === notes[same].text) same++;
-    if (same < held.length) {
-      for (let k = same; k < held.length; k++) this.text.removeNote(held[k][0]);
-      this.sql.run('DELETE FROM notes WHERE scope = ? AND rowid >= ?', [row.id, held[same][0]]);
-    }
-    for (const n of notes.slice(same)) {
-      const rowid = this.nextNote++;
-      this.sql.run('INSERT INTO notes(rowid, scope, agent, ts, text) VALUES (?, ?, ?, ?, ?)', [rowid, row.id, n.agent, n.ts, n.text]);
-      this.text.putNote(rowid, n.text);
-    }
-    this.setNotesStat(row, st);
-    return !prev || prev.mtime !== st.mtime || prev.size !== st.size;
-  }
-
-  private forgetNotes(row: ScopeRow): void {
-    for (const [rowid] of this.sql.rows<[number]>('SELECT rowid FROM notes WHERE scope = ?', [row.id])) this.text.removeNote(rowid);
-    this.sql.run('DELETE FROM notes WHERE scope = ?', [row.id]);
-  }
-
-  private setNotesStat(row: ScopeRow, st: Stat | null): void {
-    row.notes = st;
-    this.sql.run('UPDATE scopes SET notes_mtime = ?, notes_size = ? WHERE id = ?', [st?.mtime ?? null, st?.size ?? null, row.id]);
   }
 }

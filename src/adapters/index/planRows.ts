@@ -8,8 +8,7 @@ import * as fs from 'fs';
 import { parsePlan } from '../markdown/checkpointFile';
 import { WHOLE_CAP } from '../vault/checkpointText';
 import { PLANS_DIR } from '../vault/fsVault';
-import type { Statements } from './statements';
-import type { TextIndex } from './textIndex';
+import { TextRows } from './textRows';
 import { LISTING_COST, RACY_MS, readCapped, statOf } from './vaultFiles';
 
 /** What PlanRows needs of a scope row (indexWriter.ts). */
@@ -21,18 +20,7 @@ export interface PlanScope {
   plans: number | null;
 }
 
-export class PlanRows {
-  private next = 1;
-
-  constructor(
-    private readonly sql: Statements,
-    private readonly text: TextIndex,
-  ) {}
-
-  reset(next: number): void {
-    this.next = next;
-  }
-
+export class PlanRows extends TextRows {
   /**
    * Brings a scope's plans up to date. `listed`: whether the scope folder's
    * listing, read just now, held `plans/` (null: the folder did not change, so
