@@ -94,95 +94,123 @@ function deadEndId(id: number): number {
   return d;
 }
 
+
+/** The longest word the table below keeps (UTF-16 units): a longer one is cut into a term each time it is met. */
+const MAX_KEPT = 128;
+/** The word being scanned, as written (its first MAX_KEPT units). */
+const word = new Uint16Array(MAX_KEPT);
+
 /**
  * Words as written to term ids, by a hash computed while scanning, so a word
  * met before costs no string: most of what indexing a vault costs is this
  * lookup, once per word of every checkpoint. Open addressing, linear probing;
- * emptied when it grows past WORDS_MAX (a vault with a runaway vocabulary).
+ * the words themselves are kept in one array of UTF-16 units and compared unit
+ * by unit with the word just scanned (kept in `word`), so two words are never
+ * taken for one, and the comparison is a loop the JIT compiles tight (a string
+ * per word, or `startsWith`, was a quarter of the scan). Emptied when it grows
+ * past WORDS_MAX (a vault with a runaway vocabulary).
  */
 class WordTable {
-  private mask = 4095;
-  private hashes = new Int32Array(4096);
-  private slots = new Int32Array(4096).fill(-1);
-  private words: string[] = new Array<string>(4096);
-  private size = 0;
+  mask = 4095;
+  ids = new Int32Array(4096).fill(-1);
+  hashes = new Int32Array(4096);
+  starts = new Int32Array(4096);
+  lengths = new Int32Array(4096);
+  units = new Uint16Array(1 << 15);
+  used = 0;
+  size = 0;
 
-  /** The term id of text[start, end), whose hash is `h`. */
-  idOf(text: string, start: number, end: number, h: number): number {
-    const len = end - start;
-    let slot = h & this.mask;
+  /** The id of the `len` units in `word`, whose hash is `h`; -2 when the table has not met it. */
+  find(h: number, len: number): number {
+    const { ids, hashes, lengths, starts, units, mask } = this;
+    let slot = h & mask;
     for (;;) {
-      const id = this.slots[slot];
-      if (id === -1) break;
-      if (this.hashes[slot] === h) {
-        const w = this.words[slot];
-        if (w.length === len && text.startsWith(w, start)) return id;
+      const id = ids[slot];
+      if (id === -1) return -2;
+      if (hashes[slot] === h && lengths[slot] === len) {
+        const at = starts[slot];
+        let k = 0;
+        while (k < len && units[at + k] === word[k]) k++;
+        if (k === len) return id;
       }
-      slot = (slot + 1) & this.mask;
+      slot = (slot + 1) & mask;
     }
-    const word = text.slice(start, end);
-    const term = termOf(word);
-    const id = term === '' ? -1 : termId(term);
-    if (this.size >= WORDS_MAX) this.reset(4096);
-    else if ((this.size + 1) * 2 > this.mask) this.reset((this.mask + 1) * 2);
-    this.put(word, h, id);
-    return id;
   }
 
-  private put(word: string, h: number, id: number): void {
-    let slot = h & this.mask;
-    while (this.slots[slot] !== -1) slot = (slot + 1) & this.mask;
-    this.slots[slot] = id;
-    this.hashes[slot] = h;
-    this.words[slot] = word;
-    this.size += 1;
+  /** Keeps the `len` units in `word` under `id`. */
+  keep(h: number, len: number, id: number): void {
+    if (this.size >= WORDS_MAX) this.clear();
+    else if ((this.size + 1) * 2 > this.mask) this.rehash((this.mask + 1) * 2);
+    if (this.used + len > this.units.length) {
+      const next = new Uint16Array(this.units.length * 2 + len);
+      next.set(this.units.subarray(0, this.used));
+      this.units = next;
+    }
+    this.units.set(word.subarray(0, len), this.used);
+    this.place(h, this.used, len, id);
+    this.used += len;
   }
 
   clear(): void {
-    this.reset(4096);
+    this.mask = 4095;
+    this.ids = new Int32Array(4096).fill(-1);
+    this.hashes = new Int32Array(4096);
+    this.starts = new Int32Array(4096);
+    this.lengths = new Int32Array(4096);
+    this.units = new Uint16Array(1 << 15);
+    this.used = 0;
+    this.size = 0;
   }
 
-  private reset(capacity: number): void {
-    const old = { slots: this.slots, hashes: this.hashes, words: this.words };
-    const keep = capacity > this.mask + 1;
+  private place(h: number, start: number, len: number, id: number): void {
+    let slot = h & this.mask;
+    while (this.ids[slot] !== -1) slot = (slot + 1) & this.mask;
+    this.ids[slot] = id;
+    this.hashes[slot] = h;
+    this.starts[slot] = start;
+    this.lengths[slot] = len;
+    this.size += 1;
+  }
+
+  private rehash(capacity: number): void {
+    const { ids, hashes, starts, lengths } = this;
     this.mask = capacity - 1;
-    this.slots = new Int32Array(capacity).fill(-1);
+    this.ids = new Int32Array(capacity).fill(-1);
     this.hashes = new Int32Array(capacity);
-    this.words = new Array<string>(capacity);
+    this.starts = new Int32Array(capacity);
+    this.lengths = new Int32Array(capacity);
     this.size = 0;
-    if (keep) for (let i = 0; i < old.slots.length; i++) if (old.slots[i] !== -1) this.put(old.words[i], old.hashes[i], old.slots[i]);
+    for (let i = 0; i < ids.length; i++) if (ids[i] !== -1) this.place(hashes[i], starts[i], lengths[i], ids[i]);
   }
 }
 
 const WORDS_MAX = 1 << 20;
 const table = new WordTable();
-/**
- * Per UTF-16 unit, whether it is part of a word as WORD says (1), not (2), or
- * not yet asked (0): the scanner below asks the regex once per character.
- */
-const IN_WORD = new Uint8Array(0x10000);
+
+// Character classes, per UTF-16 unit: not yet asked (0), part of a word as
+// WORD says (IN), not (OUT). A high surrogate is never stored: whether it
+// starts a word depends on the unit after it (classify).
+const IN = 1;
+const OUT = 2;
+/** A surrogate pair that is a letter, digit or mark: two units of a word. */
+const PAIR = 3;
+const CLASS = new Uint8Array(0x10000);
 const WORD_CHARACTER = /^[\p{L}\p{N}\p{M}]$/u;
-/** The same for characters past the Basic Multilingual Plane (a surrogate pair). */
+/** The same for characters past the Basic Multilingual Plane. */
 const ASTRAL = new Map<number, boolean>();
-for (let c = 0; c < 0x80; c++) IN_WORD[c] = WORD_CHARACTER.test(String.fromCharCode(c)) ? 1 : 2;
+for (let c = 0; c < 0x80; c++) CLASS[c] = WORD_CHARACTER.test(String.fromCharCode(c)) ? IN : OUT;
 
-function inWord(c: number): boolean {
-  let k = IN_WORD[c];
-  if (k === 0) k = IN_WORD[c] = WORD_CHARACTER.test(String.fromCharCode(c)) ? 1 : 2;
-  return k === 1;
-}
-
-/** How many UTF-16 units of a word start at `i` (0: none): 1, or 2 for a surrogate pair that is a letter, digit or mark. */
-function wordUnit(text: string, i: number, c: number): number {
-  if (c < 0xd800 || c > 0xdbff) return inWord(c) ? 1 : 0;
+/** The class of the unit at `i` (`c`) that the table does not hold yet: asked of the regex once per character. */
+function classify(text: string, i: number, c: number): number {
+  if (c < 0xd800 || c > 0xdbff) return (CLASS[c] = WORD_CHARACTER.test(String.fromCharCode(c)) ? IN : OUT);
   const cp = text.codePointAt(i) ?? c;
-  if (cp <= 0xffff) return 0;
+  if (cp <= 0xffff) return OUT;
   let yes = ASTRAL.get(cp);
   if (yes === undefined) {
     yes = WORD_CHARACTER.test(String.fromCodePoint(cp));
     if (ASTRAL.size < 4096) ASTRAL.set(cp, yes);
   }
-  return yes ? 2 : 0;
+  return yes ? PAIR : OUT;
 }
 
 /**
@@ -197,33 +225,48 @@ export interface DocTerms {
   length: number;
 }
 
-let doc: DocTerms = { ids: new Int32Array(1024), tfs: new Float64Array(1024), count: 0, length: 0 };
-/** Per term id, where it stands in `doc` (plus one; 0: not in it). */
-let at = new Int32Array(4096);
+class Counts implements DocTerms {
+  ids = new Int32Array(1024);
+  tfs = new Float64Array(1024);
+  count = 0;
+  length = 0;
+  /** Per term id, where it stands in `ids` (plus one; 0: not in this document). */
+  at = new Int32Array(4096);
 
-function count(id: number, w: number): void {
-  if (id >= at.length) {
-    const next = new Int32Array(Math.max(id + 1, at.length * 2));
-    next.set(at);
-    at = next;
+  add(id: number, w: number): void {
+    let at = this.at;
+    if (id >= at.length) {
+      const next = new Int32Array(Math.max(id + 1, at.length * 2));
+      next.set(at);
+      this.at = at = next;
+    }
+    const k = at[id];
+    if (k !== 0) {
+      this.tfs[k - 1] += w;
+      return;
+    }
+    if (this.count === this.ids.length) {
+      const ids = new Int32Array(this.count * 2);
+      ids.set(this.ids);
+      this.ids = ids;
+      const tfs = new Float64Array(this.count * 2);
+      tfs.set(this.tfs);
+      this.tfs = tfs;
+    }
+    this.ids[this.count] = id;
+    this.tfs[this.count] = w;
+    this.count += 1;
+    at[id] = this.count;
   }
-  const k = at[id];
-  if (k !== 0) {
-    doc.tfs[k - 1] += w;
-    return;
+
+  reset(): void {
+    for (let k = 0; k < this.count; k++) this.at[this.ids[k]] = 0;
+    this.count = 0;
+    this.length = 0;
   }
-  if (doc.count === doc.ids.length) {
-    const ids2 = new Int32Array(doc.count * 2);
-    ids2.set(doc.ids);
-    const tfs2 = new Float64Array(doc.count * 2);
-    tfs2.set(doc.tfs);
-    doc = { ...doc, ids: ids2, tfs: tfs2 };
-  }
-  doc.ids[doc.count] = id;
-  doc.tfs[doc.count] = w;
-  doc.count += 1;
-  at[id] = doc.count;
 }
+
+const doc = new Counts();
 
 /**
  * The terms of a document made of `fields`, each weighted (a checkpoint's
@@ -231,15 +274,12 @@ function count(id: number, w: number): void {
  * work; -1: none) also counted under DEAD_END_MARK.
  */
 export function docTerms(fields: readonly string[], weights: readonly number[], deadEnds = -1): DocTerms {
-  for (let k = 0; k < doc.count; k++) at[doc.ids[k]] = 0;
-  doc.count = 0;
+  doc.reset();
   let length = 0;
   for (let f = 0; f < fields.length; f++) {
     const text = fields[f];
     if (text === '') continue;
-    const w = weights[f] ?? 1;
-    const dead = f === deadEnds;
-    length += scan(text, w, dead);
+    length += scan(text, weights[f] ?? 1, f === deadEnds);
   }
   doc.length = length;
   return doc;
@@ -247,36 +287,52 @@ export function docTerms(fields: readonly string[], weights: readonly number[], 
 
 /**
  * Counts the words of a text into `doc`; their weighted number. The same words
- * as WORD finds (eachWord), cut by hand: a character's class is a table
- * lookup and a word's hash is made on the way, so a word met before costs no
- * string (WordTable).
+ * as WORD finds (eachWord), cut by hand: a unit's class is a table lookup, and
+ * a word's hash is made and its units kept on the way, so a word met before
+ * costs no string (WordTable).
  */
 function scan(text: string, w: number, dead: boolean): number {
   const n = text.length;
   let words = 0;
-  let i = 0;
-  while (i < n) {
-    let c = text.charCodeAt(i);
-    let step = IN_WORD[c] === 1 ? 1 : c < 0x80 ? 0 : wordUnit(text, i, c);
-    if (step === 0) {
-      i++;
-      continue;
-    }
-    const start = i;
-    let h = 0;
-    do {
+  let h = 0;
+  let len = 0;
+  for (let i = 0; i < n; i++) {
+    const c = text.charCodeAt(i);
+    let k = CLASS[c];
+    if (k === 0) k = classify(text, i, c);
+    if (k === IN) {
       h = (Math.imul(h, 31) + c) | 0;
-      if (step === 2) h = (Math.imul(h, 31) + text.charCodeAt(i + 1)) | 0;
-      i += step;
-      if (i >= n) break;
-      c = text.charCodeAt(i);
-      step = IN_WORD[c] === 1 ? 1 : c < 0x80 ? 0 : wordUnit(text, i, c);
-    } while (step !== 0);
-    const id = table.idOf(text, start, i, h);
-    if (id < 0) continue;
-    count(id, w);
-    if (dead) count(deadEndId(id), 1);
-    words += 1;
+      if (len < MAX_KEPT) word[len] = c;
+      len++;
+    } else if (k === PAIR) {
+      const d = text.charCodeAt(++i);
+      h = (Math.imul(Math.imul(h, 31) + c, 31) + d) | 0;
+      if (len + 1 < MAX_KEPT) {
+        word[len] = c;
+        word[len + 1] = d;
+      }
+      len += 2;
+    } else if (len !== 0) {
+      words += counted(text, i, h, len, w, dead);
+      h = 0;
+      len = 0;
+    }
   }
+  if (len !== 0) words += counted(text, n, h, len, w, dead);
   return words * w;
+}
+
+/** Counts the word of `len` units ending at `end` (hash `h`); 1 when it is one (0: NFKC made it nothing). */
+function counted(text: string, end: number, h: number, len: number, w: number, dead: boolean): number {
+  const kept = len <= MAX_KEPT;
+  let id = kept ? table.find(h, len) : -2;
+  if (id === -2) {
+    const term = termOf(text.slice(end - len, end));
+    id = term === '' ? -1 : termId(term);
+    if (kept) table.keep(h, len, id);
+  }
+  if (id < 0) return 0;
+  doc.add(id, w);
+  if (dead) doc.add(deadEndId(id), 1);
+  return 1;
 }
