@@ -23,7 +23,7 @@ function sameIndex(a: SqlIndex, b: SqlIndex): void {
   assert.equal(a.checkpointCount(), b.checkpointCount());
   for (const q of ['README.md', 'index.ts', 'src/index.ts', 'go.mod', 'a.ts', 'package.json']) assert.deepEqual(a.touching(q), b.touching(q), q);
   // Full text, read in the workers too: the same hits (ids differ with the order files were read in).
-  for (const words of [['mock'], ['retry', 'cursor'], ['outbox', 'error', 'race']]) {
+  for (const words of [['mock'], ['retry', 'cursor'], ['outbox', 'error', 'race'], ['zanzibarquux'], ['quuxbeyond']]) {
     const hits = (i: SqlIndex): string[] => i.search({ words, limit: 200 }).map((h) => `${h.slug} ${h.field} ${h.score} ${h.snippet}`).sort();
     const got = hits(a);
     assert.ok(got.length > 0, words.join(' '));
@@ -47,6 +47,23 @@ async function inlineIndex(root: string, copy: string): Promise<SqlIndex> {
   }
 }
 
+/**
+ * One checkpoint early in the walk made bigger than a worker reads (1 MiB),
+ * and a word in its Next, past that: this thread reads it again, every section kept, in the middle of a
+ * worker's batch, so the batch's ids do not follow one another and its lists
+ * are moved posting by posting (TextIndex.putWorkerLists).
+ */
+function growPastTheCap(root: string): void {
+  const project = fs.readdirSync(path.join(root, 'sessions')).sort()[0];
+  const dir = path.join(root, 'sessions', project);
+  const name = fs.readdirSync(dir).filter((n) => n.endsWith('.md') && /^\d{8}-/.test(n)).sort()[10];
+  const file = path.join(dir, name);
+  const text = fs.readFileSync(file, 'utf8');
+  const filler = 'zanzibarquux padding words '.repeat(45_000);
+  fs.writeFileSync(file, `${text.replace('## State\n\n', `## State\n\n${filler}\n\n`).trimEnd()}\n\n## Next\n\nquuxbeyond\n`);
+  assert.ok(fs.statSync(file).size > 1 << 20);
+}
+
 describe('the cold build’s worker threads, as shipped', function () {
   this.timeout(120_000);
   let root: string;
@@ -57,6 +74,7 @@ describe('the cold build’s worker threads, as shipped', function () {
     root = tempDir('baton-worker-');
     // Past the 2000 files a cold build needs before it starts workers by itself.
     generateVault(root, { checkpoints: 2500, projects: 20, seed: 11 });
+    growPastTheCap(root);
     copy = tempDir('baton-worker-inline-');
     inline = await inlineIndex(root, copy);
   });

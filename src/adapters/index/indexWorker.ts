@@ -19,5 +19,5 @@ parentPort?.on('message', (msg: BatchRequest) => {
     else writer.unreadable();
   }
   const out = writer.finish(msg.seq);
-  parentPort?.postMessage(out, [out.nums.buffer]);
+  parentPort?.postMessage(out, [out.nums.buffer, out.lists.meta.buffer, out.lists.postings.buffer]);
 });

@@ -312,8 +312,8 @@ export class IndexWriter {
       CHECKPOINT_CAP,
       {
         here,
-        fromWorker: (at, file, paths, terms) => {
-          if (!file) return;
+        fromWorker: (at, file, paths) => {
+          if (!file) return -1;
           const d = deferred[at];
           if (file.stat.size > CHECKPOINT_CAP) {
             // A worker reads the first CHECKPOINT_CAP bytes only: a bigger file is read here, every section kept.
@@ -323,13 +323,15 @@ export class IndexWriter {
               this.putCheckpoint(d.scope, d.name, read.stat, read.text);
               stats.checkpointsParsed += 1;
             }
-            return;
+            return -1;
           }
           this.unsavedWork += file.stat.size;
           const id = this.putFields(d.scope, d.name, file.stat, file.rec, file.refs.map((ref) => paths.id(ref, resolve)));
-          this.text.putWorkerTerms(id, file.terms, terms);
+          this.text.putWorkerDoc(id, file.terms);
           stats.checkpointsParsed += 1;
+          return id;
         },
+        workerLists: (lists, ids, terms) => this.text.putWorkerLists(lists, ids, terms),
       },
     );
     stats.checkpointsReadInWorkers += byWorkers;

@@ -12,12 +12,17 @@ import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 import { Worker } from 'worker_threads';
-import { eachFile, PathTable, TermTable, type BatchRequest, type BatchResult, type ReadRequest, type WorkerConfig, type WorkerFile } from './workerBatch';
+import { eachFile, PathTable, TermTable, type BatchRequest, type BatchResult, type ReadRequest, type WorkerConfig, type WorkerFile, type WorkerLists } from './workerBatch';
 
 /** Where the files go, in whatever order they are read. */
 export interface ReadSink {
-  /** File `at` as a worker read it; null when it could not be read. */
-  fromWorker(at: number, file: WorkerFile | null, paths: PathTable, terms: TermTable): void;
+  /**
+   * File `at` as a worker read it; null when it could not be read. Returns the
+   * id of the checkpoint written whose terms are the worker's (-1: none).
+   */
+  fromWorker(at: number, file: WorkerFile | null, paths: PathTable): number;
+  /** After the files of a batch: its posting lists, `ids[r]` what fromWorker returned for the batch's r-th file read. */
+  workerLists(lists: WorkerLists, ids: Int32Array, terms: TermTable): void;
   /** Files `from` to `to` (exclusive) are this thread's to read, now. */
   here(from: number, to: number): void;
 }
@@ -152,7 +157,13 @@ export async function readInWorkers(files: ReadRequest[], cap: number, sink: Rea
       if (ready >= 0) {
         const [f] = inFlight.splice(ready, 1);
         if (f.result) {
-          eachFile(f.result, f.to - f.from, (k, file) => sink.fromWorker(f.from + k, file, f.paths, f.terms));
+          const ids = new Int32Array(f.to - f.from);
+          let read = 0;
+          eachFile(f.result, f.to - f.from, (k, file) => {
+            const id = sink.fromWorker(f.from + k, file, f.paths);
+            if (file) ids[read++] = id;
+          });
+          sink.workerLists(f.result.lists, ids.subarray(0, read), f.terms);
           byWorkers += f.to - f.from;
         } else sink.here(f.from, f.to);
       } else if (front < back && (steal || !alive)) {

@@ -14,7 +14,8 @@ export const MAX_TF = 255;
 export class PostingWriter {
   private buf: Uint8Array;
   private at = 0;
-  private last = 0;
+  /** The docid of the last posting written (0 before the first). */
+  last = 0;
   count = 0;
 
   constructor(capacity = 16) {
@@ -39,13 +40,49 @@ export class PostingWriter {
     this.count += 1;
   }
 
+  /**
+   * Appends a list written by another PostingWriter from docid 0 (a cold
+   * build's worker writes one per batch: workerBatch.ts), every docid moved up
+   * by `shift`; `n` postings, the last at `last` before the shift. Only the
+   * first docid's difference changes: the rest of the bytes are copied as they are.
+   */
+  appendShifted(bytes: Uint8Array, n: number, shift: number, last: number): void {
+    if (n === 0) return;
+    let at = 0;
+    let z = 0;
+    let mul = 1;
+    let b: number;
+    do {
+      b = bytes[at++];
+      z += (b & 0x7f) * mul;
+      mul *= 0x80;
+    } while (b & 0x80);
+    // A list written from docid 0 opens with a difference of zero or more: z is even.
+    const first = shift + z / 2;
+    const d = first - this.last;
+    const rest = bytes.length - at;
+    if (this.at + 10 + rest > this.buf.length) this.grow(10 + rest);
+    this.varint(d >= 0 ? d * 2 : -d * 2 - 1);
+    this.buf.set(bytes.subarray(at), this.at);
+    this.at += rest;
+    this.last = shift + last;
+    this.count += n;
+  }
+
+  /** Empties the writer, keeping its buffer. */
+  reset(): void {
+    this.at = 0;
+    this.last = 0;
+    this.count = 0;
+  }
+
   /** The bytes written so far (a view: copy before writing more). */
   bytes(): Uint8Array {
     return this.buf.subarray(0, this.at);
   }
 
-  private grow(): void {
-    const next = new Uint8Array(this.buf.length * 2 + 16);
+  private grow(more = 16): void {
+    const next = new Uint8Array(Math.max(this.buf.length * 2 + 16, this.at + more));
     next.set(this.buf.subarray(0, this.at));
     this.buf = next;
   }

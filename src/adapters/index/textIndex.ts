@@ -23,7 +23,7 @@ import { docId } from './schema';
 import { eachPosting, PostingWriter } from './postings';
 import { DocLengths } from './docLengths';
 import type { Statements } from './statements';
-import type { TermTable, WorkerFile } from './workerBatch';
+import type { TermTable, WorkerFile, WorkerLists } from './workerBatch';
 
 /** When segments are merged (see the top); a test gives its own. */
 export interface MergeLimits {
@@ -153,24 +153,44 @@ export class TextIndex {
     if (this.on) this.putTerms(docId(id, 'checkpoint'), docTerms(fields, FIELD_WEIGHTS, DEAD_END_FIELD));
   }
 
-  /** A checkpoint whose terms a worker thread cut, numbered as in `table` (workerBatch.ts). */
-  putWorkerTerms(id: number, terms: WorkerFile['terms'], table: TermTable): void {
-    if (!this.on || terms.count === 0) return;
+  /** A checkpoint whose terms a worker thread cut: its length; its postings come with its batch's lists (putWorkerLists). */
+  putWorkerDoc(id: number, terms: WorkerFile['terms']): void {
+    if (this.on && terms.count > 0) this.added(docId(id, 'checkpoint'), terms.length);
+  }
+
+  /**
+   * A worker's batch of posting lists (workerBatch.ts), its r-th file now the
+   * checkpoint `ids[r]` (-1: its terms were not the worker's, skipped). When the
+   * ids follow one another, as they do unless a file was read here instead,
+   * each list is moved by its first docid and copied; else posting by posting.
+   */
+  putWorkerLists(lists: WorkerLists, ids: Int32Array, table: TermTable): void {
+    if (!this.on || lists.meta.length === 0) return;
     if (table.generation !== this.generation) {
       table.slots = [];
       table.generation = this.generation;
     }
-    const docid = docId(id, 'checkpoint');
-    const { nums, at, count, length } = terms;
-    for (let k = 0; k < count; k++) {
-      const packed = nums[at + k];
-      const tf = packed % 256;
-      const ref = (packed - tf) / 256;
+    const first = ids.length > 0 ? ids[0] : -1;
+    let consecutive = first >= 0;
+    for (let r = 1; consecutive && r < ids.length; r++) consecutive = ids[r] === first + r;
+    const shift = docId(first, 'checkpoint');
+    const { meta, postings } = lists;
+    let start = 0;
+    for (let m = 0; m < meta.length; m += 4) {
+      const ref = meta[m];
       let w = table.slots[ref] as PostingWriter | undefined;
       if (!w) table.slots[ref] = w = this.writerOf(termId(table.raw[ref]));
-      w.add(docid, tf);
+      const bytes = postings.subarray(start, meta[m + 3]);
+      start = meta[m + 3];
+      if (consecutive) w.appendShifted(bytes, meta[m + 1], shift, meta[m + 2]);
+      else {
+        const into = w;
+        eachPosting(bytes, (d, tf) => {
+          const id = ids[d >> 2];
+          if (id >= 0) into.add(docId(id, 'checkpoint'), tf);
+        });
+      }
     }
-    this.added(docid, length);
   }
 
   putNote(rowid: number, text: string): void {

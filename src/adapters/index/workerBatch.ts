@@ -3,13 +3,19 @@
 // once. Messages are compact because copying them was a fifth of a worker's
 // time: a batch's answer is one Float64Array (transferred, not copied) of
 // numbers, three strings per file, and each touched path and each search term
-// only the first time that worker meets it (afterwards a number). The worker
-// cuts the search terms itself (core/searchTerms.ts): that is most of what
-// indexing the text costs, and it is done beside this thread's writes.
+// only the first time that worker meets it (afterwards a number).
+//
+// The worker cuts the search terms itself (core/searchTerms.ts), the most of
+// what indexing the text costs, and writes the batch's posting lists as the
+// index stores them (postings.ts), its files numbered from 0 in the order it
+// read them. The main thread gives those files consecutive ids, so it moves a
+// list into the index by rewriting its first docid and copying the rest
+// (TextIndex.putWorkerLists): a posting costs this thread nothing.
 import type { IndexRecord } from './indexRecord';
 import type { Stat } from './vaultFiles';
 import { docTerms, termNames } from '../../core/searchTerms';
-import { MAX_TF } from './postings';
+import { MAX_TF, PostingWriter } from './postings';
+import { docId } from './schema';
 import { DEAD_END_FIELD, FIELD_WEIGHTS } from '../../core/searchText';
 
 export interface ReadRequest {
@@ -40,6 +46,20 @@ export interface BatchResult {
   fresh: string[];
   /** Search terms this worker met for the first time, in the order it numbered them. */
   freshTerms: string[];
+  /** The batch's posting lists: see WorkerLists. */
+  lists: WorkerLists;
+}
+
+/**
+ * A batch's posting lists, its files numbered from 0 in the order the worker
+ * recorded them (unreadable ones are not numbered), each file's docid that
+ * number's checkpoint docid. For list k: `meta[4k]` the term's number (see
+ * TermTable), `meta[4k+1]` its postings, `meta[4k+2]` its last docid, and its
+ * bytes `postings[meta[4k-1] (0 for the first), meta[4k+3])`.
+ */
+export interface WorkerLists {
+  meta: Float64Array<ArrayBuffer>;
+  postings: Uint8Array<ArrayBuffer>;
 }
 
 /** One file as a worker read it: the record with `failed` joined by newlines, the touched paths as numbers for `PathTable`. */
@@ -47,8 +67,8 @@ export interface WorkerFile {
   stat: Stat;
   rec: Omit<IndexRecord, 'paths' | 'failed' | 'text'> & { failed: string };
   refs: number[];
-  /** Its search terms: for k < count, `nums[at + k]` is a term's number (see TermTable) times 256 plus its weighted count (at most MAX_TF). */
-  terms: { nums: Float64Array; at: number; count: number; length: number };
+  /** How many distinct search terms it holds (its postings are in the batch's lists), and its weighted length. */
+  terms: { count: number; length: number };
 }
 
 // What comes first in a file's numbers.
@@ -58,6 +78,7 @@ const RECORD = 1;
 /** The benchmark's switch (textIndex.ts): with the text index off, a worker cuts no terms either. */
 const TEXT_OFF = process.env.BATON_INDEX_TEXT === '0';
 const NO_TERMS = { ids: new Int32Array(0), tfs: new Float64Array(0), count: 0, length: 0 };
+
 
 /** A growable array of numbers, sent as the Float64Array it fills. */
 class Numbers {
@@ -97,6 +118,11 @@ export class BatchWriter {
   private strs: string[] = [];
   private fresh: string[] = [];
   private freshTerms: string[] = [];
+  /** By term number, its list in this batch (kept between batches, emptied), and the numbers with postings in this batch. */
+  private readonly writers: PostingWriter[] = [];
+  private inBatch: number[] = [];
+  /** Files recorded in this batch: the next one's number. */
+  private recorded = 0;
 
   unreadable(): void {
     this.nums.push(UNREADABLE);
@@ -104,7 +130,7 @@ export class BatchWriter {
 
   record(stat: Stat, rec: IndexRecord): void {
     const nums = this.nums;
-    nums.room(6 + rec.paths.length);
+    nums.room(8 + rec.paths.length);
     nums.push(RECORD);
     nums.push(stat.mtime);
     nums.push(stat.size);
@@ -121,11 +147,9 @@ export class BatchWriter {
       nums.push(ref);
     }
     const doc = TEXT_OFF ? NO_TERMS : docTerms(rec.text, FIELD_WEIGHTS, DEAD_END_FIELD);
-    nums.room(2 + doc.count);
-    const buf = nums.buf;
-    let at = nums.at;
-    buf[at++] = doc.count;
-    buf[at++] = doc.length;
+    nums.push(doc.count);
+    nums.push(doc.length);
+    const docid = docId(this.recorded++, 'checkpoint');
     for (let k = 0; k < doc.count; k++) {
       const id = doc.ids[k];
       if (id >= this.termRefs.length) {
@@ -139,19 +163,39 @@ export class BatchWriter {
         this.termRefs[id] = ref + 1;
         this.freshTerms.push(termNames[id]);
       }
-      // One number per term: a batch's numbers were a fifth of the text index's cost in a cold build.
-      buf[at++] = ref * 256 + Math.min(MAX_TF, doc.tfs[k]);
+      let w = this.writers[ref];
+      if (!w) w = this.writers[ref] = new PostingWriter();
+      if (w.count === 0) this.inBatch.push(ref);
+      w.add(docid, Math.min(MAX_TF, doc.tfs[k]));
     }
-    nums.at = at;
     this.strs.push(rec.agent, rec.task, rec.failed.join('\n'));
   }
 
   /** The batch's answer; the writer starts the next batch empty (but keeps its path and term numbers). */
   finish(seq: number): BatchResult {
-    const out = { seq, nums: this.nums.take(), strs: this.strs, fresh: this.fresh, freshTerms: this.freshTerms };
+    const meta = new Float64Array(this.inBatch.length * 4);
+    let bytes = 0;
+    for (const ref of this.inBatch) bytes += this.writers[ref].bytes().length;
+    const postings = new Uint8Array(bytes);
+    let at = 0;
+    let m = 0;
+    for (const ref of this.inBatch) {
+      const w = this.writers[ref];
+      const b = w.bytes();
+      postings.set(b, at);
+      at += b.length;
+      meta[m++] = ref;
+      meta[m++] = w.count;
+      meta[m++] = w.last;
+      meta[m++] = at;
+      w.reset();
+    }
+    const out = { seq, nums: this.nums.take(), strs: this.strs, fresh: this.fresh, freshTerms: this.freshTerms, lists: { meta, postings } };
     this.strs = [];
     this.fresh = [];
     this.freshTerms = [];
+    this.inBatch = [];
+    this.recorded = 0;
     return out;
   }
 }
@@ -173,8 +217,7 @@ export function eachFile(result: BatchResult, count: number, visit: (k: number, 
     for (let left = nums[n++]; left > 0; left--) refs.push(nums[n++]);
     const count = nums[n++];
     const length = nums[n++];
-    const terms = { nums, at: n, count, length };
-    n += count;
+    const terms = { count, length };
     const agent = strs[s++];
     const task = strs[s++];
     const failed = strs[s++];
