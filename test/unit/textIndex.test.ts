@@ -167,6 +167,27 @@ describe('posting lists', () => {
     w.add(7, 10_000);
     eachPosting(w.bytes(), (_d, tf) => assert.equal(tf, MAX_TF));
   });
+
+  it('a worker’s batch list appended with its docids moved decodes as if written posting by posting', () => {
+    const posting = fc.tuple(fc.integer({ min: 0, max: 2 ** 40 }), fc.integer({ min: 1, max: MAX_TF }));
+    fc.assert(
+      fc.property(fc.array(posting), fc.array(posting, { minLength: 1 }), fc.integer({ min: 0, max: 2 ** 40 }), (before, batch, shift) => {
+        // A worker's list ascends from docid 0.
+        const ascending = [...batch].sort((a, b) => a[0] - b[0]);
+        const worker = new PostingWriter();
+        for (const [d, tf] of ascending) worker.add(d, tf);
+        const w = new PostingWriter();
+        for (const [d, tf] of before) w.add(d, tf);
+        w.appendShifted(worker.bytes(), worker.count, shift, worker.last);
+        const expected = [...before, ...ascending.map(([d, tf]): [number, number] => [d + shift, tf])];
+        const back: [number, number][] = [];
+        eachPosting(w.bytes(), (d, tf) => back.push([d, tf]));
+        assert.deepEqual(back, expected);
+        assert.equal(w.count, expected.length);
+        assert.equal(w.last, expected[expected.length - 1][0]);
+      }),
+    );
+  });
 });
 
 describe('terms', () => {

@@ -17,17 +17,19 @@ import type { RefreshStats } from '../../core/ports';
 import { isCheckpointFileName } from '../markdown/checkpointFile';
 import type { FsVault } from '../vault/fsVault';
 import { NOTES_FILE, PLANS_DIR } from '../vault/fsVault';
-import { indexRecord, type IndexRecord } from './indexRecord';
+import { indexRecord } from './indexRecord';
+import { CheckpointRows, type StoredCheckpoint } from './checkpointRows';
 import { readInWorkers, worthAWorker } from './parallelRead';
 import { BULK_INDEXES, DROP_BULK_INDEXES } from './schema';
 import type { Statements } from './statements';
 import { PathTouches } from './pathTouches';
-import { packIds, unpackIds } from './touches';
 import { readCheckpointTextSync, WHOLE_CAP } from '../vault/checkpointText';
 import { LISTING_COST, RACY_MS, statOf, subdirs, type Stat } from './vaultFiles';
 import { TextIndex } from './textIndex';
 import { PlanRows } from './planRows';
 import { NoteRows } from './noteRows';
+import { listScopes, withRoom, type Listed } from './roomyBuild';
+import { configure } from './sqlJs';
 
 /**
  * Checkpoint files up to this size are read whole (by the workers too); a
@@ -39,6 +41,8 @@ import { NoteRows } from './noteRows';
 const CHECKPOINT_CAP = WHOLE_CAP;
 /** What a stat counts for, in bytes of re-read vault, when deciding to save (a listing: LISTING_COST). */
 const STAT_COST = 256;
+/** SQLite's page cache during a first build, in KiB: as much as the database needs (it grows only as pages are used). */
+const BULK_CACHE_KIB = -4 * 1024 * 1024;
 /** Longest stretch of synchronous work before the event loop gets a turn. */
 const SLICE_MS = Number(process.env.SLICE_MS ?? 15);
 
@@ -74,15 +78,6 @@ interface Deferred {
   file: string;
 }
 
-interface StoredCheckpoint {
-  id: number;
-  mtime: number;
-  size: number;
-  ts: number;
-  /** Path ids, packed (see packIds). */
-  paths: Uint8Array;
-}
-
 export class IndexWriter {
   /**
    * Bytes of vault a process loading the saved copy would read again (files
@@ -93,12 +88,14 @@ export class IndexWriter {
   /** Scope names by id, for the queries. */
   scopeNames = new Map<number, string>();
   private nextScope = 1;
-  private nextCheckpoint = 1;
   private sliceStart = 0;
+  /** A first build's listings of the scope folders, read once before the walk (makeRoom). */
+  private listings: Map<string, Listed> | null = null;
   private readonly paths: PathTouches;
   readonly text: TextIndex;
   private readonly plans: PlanRows;
   private readonly notes: NoteRows;
+  private readonly checkpoints: CheckpointRows;
 
   constructor(
     private readonly vault: FsVault,
@@ -108,6 +105,7 @@ export class IndexWriter {
     this.text = new TextIndex(sql);
     this.plans = new PlanRows(sql, this.text);
     this.notes = new NoteRows(sql, this.text);
+    this.checkpoints = new CheckpointRows(sql, this.text, this.paths);
   }
 
   /** The in-memory mirror of the small tables, and the next free ids (again after a rollback). */
@@ -125,7 +123,7 @@ export class IndexWriter {
     const past = Math.floor(this.text.maxDoc / 4);
     const max = (table: string): number => Number(this.sql.rows<[number | null]>(`SELECT MAX(id) FROM ${table}`)[0]?.[0] ?? 0);
     this.nextScope = max('scopes') + 1;
-    this.nextCheckpoint = Math.max(max('checkpoints'), past) + 1;
+    this.checkpoints.reset(Math.max(max('checkpoints'), past) + 1);
     this.plans.reset(Math.max(max('plans'), past) + 1);
     this.notes.reset(Math.max(Number(this.sql.rows<[number | null]>('SELECT MAX(rowid) FROM notes')[0]?.[0] ?? 0), past) + 1);
     this.paths.reset(max('paths') + 1);
@@ -150,6 +148,12 @@ export class IndexWriter {
     this.sliceStart = performance.now();
     // A first build loads everything: the secondary indexes are built once at the end.
     const bulk = this.sql.rows('SELECT 1 FROM checkpoints LIMIT 1').length === 0 && this.paths.empty;
+    if (bulk) await this.makeRoom();
+    // A first build's pages all stay in the cache until the commit: past the
+    // usual cache they were written out, read back by the secondary indexes'
+    // build, and written again (BENCHMARKS.md). The usual size is put back after.
+    const cache = bulk ? this.sql.rows<[number]>('PRAGMA cache_size')[0]?.[0] : undefined;
+    if (cache !== undefined) this.sql.run(`PRAGMA cache_size = ${BULK_CACHE_KIB}`);
     this.sql.run('BEGIN');
     try {
       if (bulk) this.sql.db.exec(DROP_BULK_INDEXES);
@@ -181,9 +185,24 @@ export class IndexWriter {
       this.sql.run('ROLLBACK');
       this.loadState();
       throw err;
+    } finally {
+      if (cache !== undefined) this.sql.run(`PRAGMA cache_size = ${cache}`);
+      this.listings = null;
     }
     const changed = plansChanged || stats.checkpointsParsed > 0 || stats.checkpointsRemoved > 0 || stats.notesScopesRead > 0 || seen.size !== knownCount;
     return { stats, changed };
+  }
+
+  /** A first build: lists every scope folder once (the walk reads these listings) and opens the database again with room for what it holds (roomyBuild.ts). */
+  private async makeRoom(): Promise<void> {
+    const { listings, checkpoints } = listScopes(this.vault);
+    const db = this.sql.db;
+    this.sql.free();
+    const roomy = await withRoom(db, checkpoints);
+    this.listings = listings;
+    if (roomy === db) return;
+    configure(roomy);
+    this.sql.reopen(roomy);
   }
 
   /** Lets the event loop run when the current slice of synchronous work is long enough. */
@@ -200,16 +219,20 @@ export class IndexWriter {
   private async refreshScope(scope: string, stats: RefreshStats, deferred: Deferred[] | null): Promise<ScopeScan> {
     const known = this.scopes.get(scope);
     const dir = known?.dir ?? this.vault.scopeDir(scope);
-    const st = statOf(dir);
+    const listed = this.listings?.get(dir);
+    const st = listed ? listed.stat : statOf(dir);
     if (st && known && known.mtime === st.mtime) return { unchanged: true, worktrees: [], hasPlans: false };
     stats.scopesScanned += 1;
     this.unsavedWork += LISTING_COST;
     const isProject = !scope.includes('/');
     let entries: fs.Dirent[] = [];
-    try {
-      entries = fs.readdirSync(dir, { withFileTypes: true });
-    } catch {
-      // an unreadable folder holds no checkpoints we can see
+    if (listed) entries = listed.entries;
+    else {
+      try {
+        entries = fs.readdirSync(dir, { withFileTypes: true });
+      } catch {
+        // an unreadable folder holds no checkpoints we can see
+      }
     }
     const row = known ?? this.addScope(scope);
     const stored = new Map<string, StoredCheckpoint>();
@@ -226,7 +249,7 @@ export class IndexWriter {
     for (const e of entries) if (e.isFile() && isCheckpointFileName(e.name)) names.add(e.name);
     for (const [name, cp] of stored) {
       if (!names.has(name)) {
-        this.removeCheckpoint(cp);
+        this.checkpoints.remove(cp);
         stats.checkpointsRemoved += 1;
       }
     }
@@ -247,7 +270,7 @@ export class IndexWriter {
       const read = readCheckpointTextSync(file);
       if (read === null) continue;
       this.unsavedWork += read.stat.size;
-      if (prev) this.removeCheckpoint(prev);
+      if (prev) this.checkpoints.remove(prev);
       this.putCheckpoint(row, name, read.stat, read.text);
       stats.checkpointsParsed += 1;
       await this.breathe();
@@ -285,7 +308,7 @@ export class IndexWriter {
   }
 
   private putCheckpoint(scope: ScopeRow, fileName: string, st: Stat, text: string): void {
-    this.putRecord(scope, fileName, st, indexRecord(text, fileName.slice(0, -3)));
+    this.checkpoints.putRecord(scope.id, fileName, st, indexRecord(text, fileName.slice(0, -3)));
   }
 
   /** Reads the deferred files, with workers when there are many, and writes each. */
@@ -326,7 +349,7 @@ export class IndexWriter {
             return -1;
           }
           this.unsavedWork += file.stat.size;
-          const id = this.putFields(d.scope, d.name, file.stat, file.rec, file.refs.map((ref) => paths.id(ref, resolve)));
+          const id = this.checkpoints.put(d.scope.id, d.name, file.stat, file.rec, file.refs.map((ref) => paths.id(ref, resolve)));
           this.text.putWorkerDoc(id, file.terms);
           stats.checkpointsParsed += 1;
           return id;
@@ -338,56 +361,11 @@ export class IndexWriter {
     this.sliceStart = performance.now();
   }
 
-  private putRecord(scope: ScopeRow, fileName: string, st: Stat, rec: IndexRecord): void {
-    const failed = rec.failed.join('\n');
-    const id = this.putFields(scope, fileName, st, { ...rec, failed }, rec.paths.map((raw) => this.paths.idOfRaw(raw)));
-    this.text.putCheckpoint(id, rec.text);
-  }
-
-  /**
-   * One checkpoint row, and its touches; `pathIds` are its paths in the order
-   * written (null: normalised to nothing). Its id is returned for its terms.
-   */
-  private putFields(scope: ScopeRow, fileName: string, st: Stat, rec: Omit<IndexRecord, 'paths' | 'failed' | 'text'> & { failed: string }, pathIds: (number | null)[]): number {
-    const name = fileName.slice(0, -3);
-    const id = this.nextCheckpoint++;
-    const written: number[] = [];
-    if (!rec.empty) {
-      // `why` never shows an empty checkpoint, so it is given no touches.
-      // A path is kept once per checkpoint, by its normalised form (one id per form).
-      for (const pid of pathIds) {
-        if (pid === null || written.includes(pid)) continue;
-        written.push(pid);
-        this.paths.add(pid, rec.ts, id);
-      }
-    }
-    this.sql.run('INSERT INTO checkpoints(id, scope, name, mtime, size, agent, ts, task, empty, paths, failed) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)', [
-      id,
-      scope.id,
-      name,
-      st.mtime,
-      st.size,
-      rec.agent,
-      rec.ts,
-      rec.task,
-      rec.empty ? 1 : 0,
-      packIds(written),
-      rec.failed,
-    ]);
-    return id;
-  }
-
-  private removeCheckpoint(cp: StoredCheckpoint): void {
-    for (const pid of unpackIds(cp.paths)) this.paths.remove(pid, cp.id);
-    this.sql.run('DELETE FROM checkpoints WHERE id = ?', [cp.id]);
-    this.text.removeCheckpoint(cp.id);
-  }
-
   private forgetScope(scope: string, stats: RefreshStats): void {
     const row = this.scopes.get(scope);
     if (!row) return;
     const rows = this.sql.rows<[number, number, number, number, Uint8Array]>('SELECT id, mtime, size, ts, paths FROM checkpoints WHERE scope = ?', [row.id]);
-    for (const [id, mtime, size, ts, paths] of rows) this.removeCheckpoint({ id, mtime, size, ts, paths });
+    for (const [id, mtime, size, ts, paths] of rows) this.checkpoints.remove({ id, mtime, size, ts, paths });
     stats.checkpointsRemoved += rows.length;
     this.notes.forget(row);
     this.plans.forget(row);

@@ -1,6 +1,6 @@
 // Bump SCHEMA_VERSION whenever a table changes: an index of another version is
 // dropped and rebuilt from the vault, which is always safe because it is a cache.
-export const SCHEMA_VERSION = 8;
+export const SCHEMA_VERSION = 9;
 
 // Compact on purpose: the whole database is loaded by every process that
 // queries it and exported whole by every save, so its size is paid on every

@@ -13,7 +13,7 @@ import { ensureDir, writeAtomic } from '../vault/atomicFile';
 import type { FsVault } from '../vault/fsVault';
 import { IndexWriter } from './indexWriter';
 import { BULK_INDEXES, SCHEMA, SCHEMA_VERSION } from './schema';
-import { loadSqlJs } from './sqlJs';
+import { configure, loadSqlJs } from './sqlJs';
 import { searchText, SearchScratch, type ReadFields } from './searchQuery';
 import { indexRecord } from './indexRecord';
 import { readCheckpointTextSync, WHOLE_CAP } from '../vault/checkpointText';
@@ -28,8 +28,6 @@ export const INDEX_FILE = 'index.sqlite';
 const SAVE_WORK_FACTOR = 4;
 /** ...or once the saved copy is this old: small changes are not re-read by every process forever. */
 const SAVE_AT_LEAST_EVERY_MS = 60_000;
-/** SQLite's page cache, in KiB (negative: a size, not a page count). */
-const CACHE_KIB = -65536;
 
 export class SqlIndex implements IndexPort {
   private dirty = false;
@@ -62,14 +60,7 @@ export class SqlIndex implements IndexPort {
     const db = saved ?? new SQL.Database();
     const index = new SqlIndex(vault, new Statements(db));
     index.fresh = saved === null;
-    // The database lives in memory and is saved whole: a rollback journal in
-    // memory is all a transaction needs.
-    db.run('PRAGMA locking_mode = EXCLUSIVE');
-    db.run('PRAGMA journal_mode = MEMORY');
-    // A page SQLite does not hold in its cache is copied out of sql.js's
-    // in-memory file system on every read, which is slow: the cache may hold
-    // the index of a 100k vault whole (it grows only as pages are used).
-    db.run(`PRAGMA cache_size = ${CACHE_KIB}`);
+    configure(db);
     if (index.version() !== SCHEMA_VERSION) index.reset();
     index.writer.loadState();
     return index;

@@ -10,7 +10,17 @@ export class Statements {
   /** Per statement, which result columns are text. */
   private readonly textColumns = new Map<string, boolean[]>();
 
-  constructor(readonly db: Database) {}
+  constructor(private current: Database) {}
+
+  get db(): Database {
+    return this.current;
+  }
+
+  /** Runs on `db` from now on (a first build's roomier copy: roomyBuild.ts); the statements of the old one are freed. */
+  reopen(db: Database): void {
+    this.free();
+    this.current = db;
+  }
 
   run(sql: string, params: SqlValue[] = []): void {
     if (params.length === 0) {

@@ -254,7 +254,8 @@ export class TextIndex {
 
   private putTerms(docid: number, doc: DocTerms): void {
     if (doc.count === 0) return;
-    for (let k = 0; k < doc.count; k++) this.writerOf(doc.ids[k]).add(docid, doc.tfs[k]);
+    const pending = this.pending;
+    for (let k = 0; k < doc.count; k++) (pending[doc.ids[k]] ?? this.writerOf(doc.ids[k])).add(docid, doc.tfs[k]);
     this.added(docid, doc.length);
   }
 
