@@ -10,7 +10,7 @@ import { MERGE_LIMITS, TextIndex, type MergeLimits } from '../../src/adapters/in
 import type { SqlIndex } from '../../src/adapters/index/sqlIndex';
 import { snippetOf } from '../../src/core/searchSnippet';
 import fc from 'fast-check';
-import { docTerms, eachWord, termNames, termOf } from '../../src/core/searchTerms';
+import { docTerms, eachWord, termId, termNames, termOf } from '../../src/core/searchTerms';
 import { tempVault, type TempVault } from './support/tempVault';
 
 describe('the text index: segments, dead documents and merges (real sql.js)', () => {
@@ -122,6 +122,19 @@ describe('the text index kept by refreshes (real vault, real sql.js)', () => {
       assert.deepEqual((await v.baton.search({ query: 'heron' })).map((h) => h.title), [`word${i} heron`]);
     }
     assert.equal((await figures()).documents, 1);
+  });
+
+  it('numbers terms afresh once a process has met more than 2^19, and still finds what was indexed before and after', async () => {
+    await v.baton.commit({ scope: 'kestrel', agent: 'claude', fields: { task: 'before godwit' }, at: v.clock.t - 20 });
+    assert.equal((await v.baton.search({ query: 'godwit' })).length, 1);
+    // A vault of one-off tokens, as many as the numbering keeps.
+    for (let i = 0; termNames.length <= 1 << 19; i++) termId(`oneoff${i}`);
+    await v.baton.commit({ scope: 'kestrel', agent: 'codex', fields: { task: 'after godwit' }, at: v.clock.t - 10 });
+    assert.equal((await v.baton.search({ query: 'godwit' })).length, 2);
+    assert.ok(termNames.length < 1 << 19, `the numbering started over (${termNames.length} terms)`);
+    // "godwit" was cut before the numbering started over: the word table must not give its old number.
+    await v.baton.commit({ scope: 'kestrel', agent: 'gemini', fields: { task: 'godwit again' } });
+    assert.deepEqual((await v.baton.search({ query: 'godwit', limit: 10 })).map((h) => h.title).sort(), ['after godwit', 'before godwit', 'godwit again']);
   });
 
   it('never gives a new record the id of a removed one a saved copy still marks dead', async () => {
