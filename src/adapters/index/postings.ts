@@ -57,15 +57,8 @@ export class PostingWriter {
    */
   appendShifted(bytes: Uint8Array, n: number, shift: number, last: number): void {
     if (n === 0) return;
-    let at = 0;
-    let v = 0;
-    let mul = 1;
-    let b: number;
-    do {
-      b = bytes[at++];
-      v += (b & 0x7f) * mul;
-      mul *= 0x80;
-    } while (b & 0x80);
+    const v = readVarint(bytes, 0);
+    const at = after;
     const low = v % 4;
     // A list written from docid 0 opens with a difference of zero or more: its zigzag is even.
     const first = shift + (v - low) / 8;
@@ -119,36 +112,42 @@ export class PostingWriter {
   }
 }
 
+/** Where the varint readVarint read last ends. */
+let after = 0;
+
+/** The varint at `at` (exact up to 2^53); sets `after`. */
+function readVarint(bytes: Uint8Array, at: number): number {
+  let v = 0;
+  let mul = 1;
+  let b: number;
+  do {
+    b = bytes[at++];
+    v += (b & 0x7f) * mul;
+    mul *= 0x80;
+  } while (b & 0x80);
+  after = at;
+  return v;
+}
+
 /** Calls `visit` with each posting of a list written by PostingWriter. */
 export function eachPosting(bytes: Uint8Array, visit: (docid: number, tf: number) => void): void {
   let at = 0;
   let docid = 0;
   const end = bytes.length;
   while (at < end) {
+    // One byte is the usual posting: read in line.
     let v = bytes[at++];
     if (v >= 0x80) {
-      v &= 0x7f;
-      let mul = 0x80;
-      let b: number;
-      do {
-        b = bytes[at++];
-        v += (b & 0x7f) * mul;
-        mul *= 0x80;
-      } while (b & 0x80);
+      v = readVarint(bytes, at - 1);
+      at = after;
     }
     const low = v % 4;
     const z = (v - low) / 4;
     docid += z % 2 === 0 ? z / 2 : -(z + 1) / 2;
     let tf = low + 1;
     if (low === SMALL_TF) {
-      tf = 0;
-      let mul = 1;
-      let b: number;
-      do {
-        b = bytes[at++];
-        tf += (b & 0x7f) * mul;
-        mul *= 0x80;
-      } while (b & 0x80);
+      tf = readVarint(bytes, at);
+      at = after;
     }
     visit(docid, tf);
   }
