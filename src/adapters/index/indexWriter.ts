@@ -41,8 +41,13 @@ import { configure } from './sqlJs';
 const CHECKPOINT_CAP = WHOLE_CAP;
 /** What a stat counts for, in bytes of re-read vault, when deciding to save (a listing: LISTING_COST). */
 const STAT_COST = 256;
-/** SQLite's page cache during a first build, in KiB: as much as the database needs (it grows only as pages are used). */
-const BULK_CACHE_KIB = -4 * 1024 * 1024;
+/**
+ * SQLite's page cache during a first build, in KiB: as much as the database
+ * needs (it grows only as pages are used), up to 1 GiB of sql.js's WASM
+ * memory (past that, a vault of some 1.5 million checkpoints, pages are
+ * written out and read back as before).
+ */
+const BULK_CACHE_KIB = -1024 * 1024;
 /** Longest stretch of synchronous work before the event loop gets a turn. */
 const SLICE_MS = Number(process.env.SLICE_MS ?? 15);
 

@@ -27,9 +27,10 @@ import { statOf, subdirs, type Stat } from './vaultFiles';
  * without it), so a vault like it is written without a copy. The room is held
  * for the database's life, unused when checkpoints take less; past it the
  * file grows as before, from there. Below `min` the copies cost nothing worth
- * a second database. A test gives its own.
+ * a second database; past `max` (a vault of over a million checkpoints) the
+ * room stops growing, and so does what is held for it. A test gives its own.
  */
-export const ROOM = { perCheckpoint: 700, min: 4 << 20 };
+export const ROOM = { perCheckpoint: 700, min: 4 << 20, max: 1 << 30 };
 
 /** A scope folder as a first build's walk finds it: its stat, taken before its listing (as the walk takes them). */
 export interface Listed {
@@ -77,7 +78,7 @@ export function listScopes(vault: FsVault): { listings: Map<string, Listed>; che
  * itself when that is little. The old one is closed: free its statements first.
  */
 export async function withRoom(db: Database, checkpoints: number): Promise<Database> {
-  const room = checkpoints * ROOM.perCheckpoint;
+  const room = Math.min(ROOM.max, checkpoints * ROOM.perCheckpoint);
   if (room < ROOM.min) return db;
   const SQL = await loadSqlJs();
   const image = db.export();
