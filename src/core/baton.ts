@@ -1,11 +1,12 @@
 // The session core: every rule of the vault contract that involves more than
 // one file. Entry points (CLI, MCP, VS Code) call this and nothing below it.
 import { isEmptyCheckpoint } from './checkpointBody';
-import { refused, usage, VaultReadError, VaultWriteError } from './errors';
+import { refused, usage, VaultWriteError } from './errors';
 import type { Abandoned, Checkpoint, Note, Plan, ProjectContinuity, Touch } from './model';
 import { emptyFields, emptyGit } from './model';
-import { rootProject, safeName, safeScope } from './names';
-import { deadEndQuery, deadEndsOfHits, ELSEWHERE_MAX, neededForApproach, neededForTask, significantWords } from './deadEnds';
+import { safeName, safeScope } from './names';
+import { deadEndsElsewhere, deadEndsForApproach } from './deadEnds';
+import { rescuePending } from './pendingNotes';
 import { newestFirst } from './order';
 import { COMMITS_KEY, sessionStart } from './agentBlame';
 import type { BatonDeps, DeadEnd, IndexPort, NoteLine, TextHit } from './ports';
@@ -291,25 +292,12 @@ export class Baton {
 
   /** Recorded dead ends matching an approach an agent is about to try, best first (see deadEnds.ts). */
   async beforeYouTry(approach: string, project?: string): Promise<DeadEnd[]> {
-    const words = significantWords(approach);
-    if (words.length === 0) throw usage('Describe the approach in a few words, e.g. "mock the payment gateway".');
-    const q = deadEndQuery(approach, project ? rootProject(safeScope(project)) : undefined);
-    return this.withIndex((index) => deadEndsOfHits(index.search(q), neededForApproach(words.length), (hit) => index.deadEnds([hit.slug])));
+    return this.withIndex((index) => deadEndsForApproach(index, approach, project));
   }
 
   /** The few dead ends of other projects than `scope`'s that match a task (for a hand-over, labelled as such). */
   async deadEndsElsewhere(task: string, scope: string): Promise<DeadEnd[]> {
-    const words = significantWords(task);
-    if (words.length === 0) return [];
-    const root = rootProject(safeScope(scope));
-    const q = deadEndQuery(task);
-    return this.withIndex((index) =>
-      deadEndsOfHits(
-        index.search(q).filter((h) => rootProject(h.project) !== root),
-        neededForTask(words.length),
-        (hit) => index.deadEnds([hit.slug]),
-      ).slice(0, ELSEWHERE_MAX),
-    );
+    return this.withIndex((index) => deadEndsElsewhere(index, task, scope));
   }
 
   /** Full-text search over checkpoints, open notes and plans, best first (see search.ts). */
@@ -327,38 +315,13 @@ export class Baton {
     try {
       const before = index.openNotes().length;
       await index.refresh();
-      const rescued = await this.rescuePending();
+      const rescued = await rescuePending(this.deps.vault, this.deps.pending);
       if (rescued > 0) await index.refresh();
       const restored = Math.max(0, index.openNotes().length - before - rescued);
       return { restored, rescued, checkpoints: index.checkpointCount() };
     } finally {
       await this.deps.index.release(index);
     }
-  }
-
-  /**
-   * Writes out notes the vault refused earlier. A note already in the file (a
-   * rescue that crashed before forgetting it) is not written twice.
-   */
-  private async rescuePending(): Promise<number> {
-    const { vault, pending } = this.deps;
-    let rescued = 0;
-    for (const p of await pending.list()) {
-      const line: NoteLine = { text: p.text, agent: p.agent, ts: p.ts };
-      try {
-        await vault.withScopeLock(p.scope, async () => {
-          const present = (await vault.notes(p.scope)).some((n) => n.agent === line.agent && n.ts === line.ts && n.text === line.text);
-          if (!present) await vault.appendNote(p.scope, line);
-        });
-      } catch (err) {
-        // Still refused, or its notes file unreadable: it stays pending for a later run.
-        if (err instanceof VaultWriteError || err instanceof VaultReadError) continue;
-        throw err;
-      }
-      await pending.remove(p.id);
-      rescued += 1;
-    }
-    return rescued;
   }
 
   /** Runs a query on an index brought up to date with the vault first. */

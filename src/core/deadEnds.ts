@@ -3,7 +3,9 @@
 // gateway" finds "mocking the payment gateway hid the bug"), best first. An
 // agent reads the few hits itself, so a hit must share at least two
 // significant words with the approach (one, for a one-word approach).
-import type { DeadEnd, TextHit, TextQuery } from './ports';
+import { usage } from './errors';
+import { rootProject, safeScope } from './names';
+import type { DeadEnd, IndexPort, TextHit, TextQuery } from './ports';
 import { queryWords } from './searchText';
 
 const STOP = new Set(['the', 'a', 'an', 'to', 'of', 'and', 'or', 'in', 'on', 'for', 'with', 'by', 'it', 'is', 'use', 'using', 'try', 'via']);
@@ -16,22 +18,22 @@ export function significantWords(text: string): string[] {
 }
 
 /** The index query for an approach's dead ends: its significant words, in Didn't work only. */
-export function deadEndQuery(approach: string, project?: string): TextQuery {
+function deadEndQuery(approach: string, project?: string): TextQuery {
   return { words: significantWords(approach), kinds: ['checkpoint'], field: 'failed', project, limit: DEAD_END_HITS };
 }
 
 /** Shared words an approach's dead end needs: two (one, for a one-word approach). */
-export const neededForApproach = (words: number): number => Math.min(2, words);
+const neededForApproach = (words: number): number => Math.min(2, words);
 
 /**
  * Shared words a dead end of another project needs to be shown beside a task:
  * half the task's words and at least two, since nobody asked for it and a
  * hand-over must not fill with near misses.
  */
-export const neededForTask = (words: number): number => Math.min(words, Math.max(2, Math.ceil(words / 2)));
+const neededForTask = (words: number): number => Math.min(words, Math.max(2, Math.ceil(words / 2)));
 
 /** At most this many dead ends of other projects are shown beside a hand-over. */
-export const ELSEWHERE_MAX = 3;
+const ELSEWHERE_MAX = 3;
 
 const wordsOf = (text: string): Set<string> => new Set(queryWords(text).words);
 
@@ -40,7 +42,7 @@ const wordsOf = (text: string): Set<string> => new Set(queryWords(text).words);
  * checkpoint, the items holding the words the engine matched (all of them
  * when the snippet does not show which), most matched words first.
  */
-export function deadEndsOfHits(hits: readonly TextHit[], needed: number, itemsOf: (hit: TextHit) => DeadEnd[]): DeadEnd[] {
+function deadEndsOfHits(hits: readonly TextHit[], needed: number, itemsOf: (hit: TextHit) => DeadEnd[]): DeadEnd[] {
   const out: DeadEnd[] = [];
   for (const hit of hits) {
     if (hit.matched < needed) continue;
@@ -55,4 +57,21 @@ export function deadEndsOfHits(hits: readonly TextHit[], needed: number, itemsOf
     out.push(...shown.map((i) => i.d));
   }
   return out;
+}
+
+/** Recorded dead ends matching an approach an agent is about to try, best first; in `project` (and its worktrees) when given. */
+export function deadEndsForApproach(index: IndexPort, approach: string, project?: string): DeadEnd[] {
+  const words = significantWords(approach);
+  if (words.length === 0) throw usage('Describe the approach in a few words, e.g. "mock the payment gateway".');
+  const q = deadEndQuery(approach, project ? rootProject(safeScope(project)) : undefined);
+  return deadEndsOfHits(index.search(q), neededForApproach(words.length), (hit) => index.deadEnds([hit.slug]));
+}
+
+/** The few dead ends of projects other than `scope`'s that match a task (for a hand-over, labelled as such). */
+export function deadEndsElsewhere(index: IndexPort, task: string, scope: string): DeadEnd[] {
+  const words = significantWords(task);
+  if (words.length === 0) return [];
+  const root = rootProject(safeScope(scope));
+  const hits = index.search(deadEndQuery(task)).filter((h) => rootProject(h.project) !== root);
+  return deadEndsOfHits(hits, neededForTask(words.length), (hit) => index.deadEnds([hit.slug])).slice(0, ELSEWHERE_MAX);
 }

@@ -74,6 +74,21 @@ describe('durability (issue 12)', () => {
     });
   });
 
+  describe('2b. a rescue that stopped halfway', () => {
+    it('writes a pending note already in the notes file (appended, not yet forgotten) no second time', async () => {
+      await v.baton.note('kestrel', 'claude', 'first');
+      const ts = v.clock.t;
+      fs.appendFileSync(notesFile(), line('appended before the crash', 'cursor', ts));
+      const pending = path.join(v.root, '.baton-live', 'pending');
+      fs.mkdirSync(pending, { recursive: true });
+      fs.writeFileSync(path.join(pending, '1-aaaa-bbbb.json'), JSON.stringify({ scope: 'kestrel', agent: 'cursor', ts, text: 'appended before the crash' }));
+      const r = await v.baton.reindex();
+      assert.equal(r.rescued, 1);
+      assert.equal(v.read('sessions/kestrel/uncommitted.md').split('appended before the crash').length - 1, 1);
+      assert.deepEqual(fs.readdirSync(pending), []);
+    });
+  });
+
   describe('3. an unreadable notes file', () => {
     it('is an error that stops the commit and the close, never "no notes"', async () => {
       await v.baton.note('kestrel', 'claude', 'an open note');
