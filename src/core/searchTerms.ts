@@ -279,24 +279,41 @@ export function docTerms(fields: readonly string[], weights: readonly number[], 
   for (let f = 0; f < fields.length; f++) {
     const text = fields[f];
     if (text === '') continue;
-    length += scan(text, weights[f] ?? 1, f === deadEnds);
+    length += scan(text, 0, text.length, weights[f] ?? 1, f === deadEnds);
   }
   doc.length = length;
   return doc;
 }
 
 /**
- * Counts the words of a text into `doc`; their weighted number. The same words
- * as WORD finds (eachWord), cut by hand: a unit's class is a table lookup, and
- * a word's hash is made and its units kept on the way, so a word met before
- * costs no string (WordTable).
+ * docTerms of the fields joined by one newline each into `text`, field f
+ * `lengths[at + f]` units long (f below `count`): the same terms, counts and
+ * length (a newline is no word character, so no word crosses a join).
  */
-function scan(text: string, w: number, dead: boolean): number {
-  const n = text.length;
+export function joinedDocTerms(text: string, lengths: ArrayLike<number>, at: number, count: number, weights: readonly number[], deadEnds = -1): DocTerms {
+  doc.reset();
+  let length = 0;
+  let start = 0;
+  for (let f = 0; f < count; f++) {
+    const end = start + lengths[at + f];
+    if (end > start) length += scan(text, start, end, weights[f] ?? 1, f === deadEnds);
+    start = end + 1;
+  }
+  doc.length = length;
+  return doc;
+}
+
+/**
+ * Counts the words of `text` from `from` to `to` (exclusive) into `doc`;
+ * their weighted number. The same words as WORD finds (eachWord), cut by
+ * hand: a unit's class is a table lookup, and a word's hash is made and its
+ * units kept on the way, so a word met before costs no string (WordTable).
+ */
+function scan(text: string, from: number, to: number, w: number, dead: boolean): number {
   let words = 0;
   let h = 0;
   let len = 0;
-  for (let i = 0; i < n; i++) {
+  for (let i = from; i < to; i++) {
     const c = text.charCodeAt(i);
     let k = CLASS[c];
     if (k === 0) k = classify(text, i, c);
@@ -318,7 +335,7 @@ function scan(text: string, w: number, dead: boolean): number {
       len = 0;
     }
   }
-  if (len !== 0) words += counted(text, n, h, len, w, dead);
+  if (len !== 0) words += counted(text, to, h, len, w, dead);
   return words * w;
 }
 

@@ -21,9 +21,11 @@ function sameIndex(a: SqlIndex, b: SqlIndex): void {
   assert.deepEqual(a.summaries(), b.summaries());
   assert.deepEqual(a.deadEnds(), b.deadEnds());
   assert.equal(a.checkpointCount(), b.checkpointCount());
+  // Every checkpoint's length for BM25 came with its batch's lists, the lists of the batches cut last included.
+  assert.deepEqual(a.textFigures(), b.textFigures());
   for (const q of ['README.md', 'index.ts', 'src/index.ts', 'go.mod', 'a.ts', 'package.json']) assert.deepEqual(a.touching(q), b.touching(q), q);
   // Full text, read in the workers too: the same hits (ids differ with the order files were read in).
-  for (const words of [['mock'], ['retry', 'cursor'], ['outbox', 'error', 'race'], ['zanzibarquux'], ['quuxbeyond']]) {
+  for (const words of [['mock'], ['retry', 'cursor'], ['outbox', 'error', 'race'], ['zanzibarquux'], ['quuxbeyond'], ['xylophonist']]) {
     const hits = (i: SqlIndex): string[] => i.search({ words, limit: 200 }).map((h) => `${h.slug} ${h.field} ${h.score} ${h.snippet}`).sort();
     const got = hits(a);
     assert.ok(got.length > 0, words.join(' '));
@@ -44,6 +46,22 @@ async function inlineIndex(root: string, copy: string): Promise<SqlIndex> {
   } finally {
     if (saved === undefined) delete process.env.BATON_INDEX_WORKER;
     else process.env.BATON_INDEX_WORKER = saved;
+  }
+}
+
+/**
+ * A word in every 25th checkpoint's Next, all through the walk: a batch whose
+ * lists were lost, the last ones' as much as any, loses some of its hits.
+ */
+function markEvery25th(root: string): void {
+  let n = 0;
+  for (const project of fs.readdirSync(path.join(root, 'sessions')).sort()) {
+    const dir = path.join(root, 'sessions', project);
+    for (const name of fs.readdirSync(dir).filter((f) => /^\d{8}-.*\.md$/.test(f)).sort()) {
+      if (n++ % 25 !== 0) continue;
+      const file = path.join(dir, name);
+      fs.writeFileSync(file, `${fs.readFileSync(file, 'utf8').trimEnd()}\n\n## Next\n\nxylophonist\n`);
+    }
   }
 }
 
@@ -75,6 +93,7 @@ describe('the cold build’s worker threads, as shipped', function () {
     // Past the 2000 files a cold build needs before it starts workers by itself.
     generateVault(root, { checkpoints: 2500, projects: 20, seed: 11 });
     growPastTheCap(root);
+    markEvery25th(root);
     copy = tempDir('baton-worker-inline-');
     inline = await inlineIndex(root, copy);
   });
@@ -157,6 +176,21 @@ describe('the cold build’s worker threads, as shipped', function () {
       assert.equal(stats.checkpointsReadInWorkers, stats.checkpointsParsed);
       sameIndex(index, inline);
     } finally {
+      index.close();
+    }
+  });
+
+  it('a worker that stops holding the terms of the batches it was to cut last: this thread cuts them, and the index is the same', async () => {
+    process.env.BATON_INDEX_WORKER_DIE_AT_DRAIN = '1';
+    process.env.BATON_INDEX_STEAL = '0';
+    const index = await SqlIndex.open(new FsVault(root));
+    try {
+      const stats = await index.refresh();
+      assert.ok(stats.checkpointsReadInWorkers > 0, 'a worker read the files (this test needs two cores)');
+      sameIndex(index, inline);
+    } finally {
+      delete process.env.BATON_INDEX_WORKER_DIE_AT_DRAIN;
+      delete process.env.BATON_INDEX_STEAL;
       index.close();
     }
   });

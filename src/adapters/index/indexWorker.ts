@@ -6,18 +6,26 @@
 import { parentPort, workerData } from 'worker_threads';
 import { indexRecord } from './indexRecord';
 import { readCapped, type Scratch } from './vaultFiles';
-import { BatchWriter, type BatchRequest, type WorkerConfig } from './workerBatch';
+import { BatchWriter, listBuffers, type ToWorker, type WorkerConfig } from './workerBatch';
 
-const { cap } = workerData as WorkerConfig;
+const { cap, laterBytes } = workerData as WorkerConfig;
 const writer = new BatchWriter();
 const scratch: Scratch = { buf: Buffer.allocUnsafe(64 * 1024) };
 
-parentPort?.on('message', (msg: BatchRequest) => {
+parentPort?.on('message', (msg: ToWorker) => {
+  if ('drain' in msg) {
+    // A test's knob: a worker that dies holding the terms it was to send (parallelRead.ts reads them again).
+    if (process.env.BATON_INDEX_WORKER_DIE_AT_DRAIN === '1') process.exit(9);
+    writer.drain((terms) => parentPort?.postMessage(terms, listBuffers(terms.lists)));
+    return;
+  }
+  // The fields kept for later are bounded: past that, a batch's terms are cut at once.
+  const later = msg.later && writer.held < laterBytes;
   for (const { file, id } of msg.files) {
     const read = readCapped(file, cap, scratch);
-    if (read) writer.record(read.stat, indexRecord(read.text, id));
+    if (read) writer.record(read.stat, indexRecord(read.text, id), later);
     else writer.unreadable();
   }
-  const out = writer.finish(msg.seq);
-  parentPort?.postMessage(out, [out.nums.buffer, out.lists.meta.buffer, out.lists.postings.buffer]);
+  const out = writer.finish(msg.seq, later);
+  parentPort?.postMessage(out, [out.nums.buffer, ...(out.terms ? listBuffers(out.terms.lists) : [])]);
 });

@@ -19,7 +19,7 @@ import type { FsVault } from '../vault/fsVault';
 import { NOTES_FILE, PLANS_DIR } from '../vault/fsVault';
 import { indexRecord } from './indexRecord';
 import { CheckpointRows, type StoredCheckpoint } from './checkpointRows';
-import { readInWorkers, worthAWorker } from './parallelRead';
+import { readInWorkers, worthAWorker, type WorkersRead } from './parallelRead';
 import { BULK_INDEXES, DROP_BULK_INDEXES } from './schema';
 import type { Statements } from './statements';
 import { PathTouches } from './pathTouches';
@@ -160,6 +160,7 @@ export class IndexWriter {
     const cache = bulk ? this.sql.rows<[number]>('PRAGMA cache_size')[0]?.[0] : undefined;
     if (cache !== undefined) this.sql.run(`PRAGMA cache_size = ${BULK_CACHE_KIB}`);
     this.sql.run('BEGIN');
+    let terms: WorkersRead | null = null;
     try {
       if (bulk) this.sql.db.exec(DROP_BULK_INDEXES);
       const deferred: Deferred[] | null = bulk ? [] : null;
@@ -173,7 +174,7 @@ export class IndexWriter {
           if (this.refreshPlans(`${project}/${wt}`, sub)) plansChanged = true;
         }
       }
-      if (deferred) await this.readDeferred(deferred, stats);
+      if (deferred) terms = await this.readDeferred(deferred, stats);
       for (const scope of [...this.scopes.keys()]) if (!seen.has(scope)) this.forgetScope(scope, stats);
       for (const [scope, unchanged] of seen) {
         const row = this.scopes.get(scope);
@@ -183,10 +184,15 @@ export class IndexWriter {
         await this.breathe();
       }
       this.paths.write();
-      this.text.flush();
       if (bulk) this.sql.db.exec(BULK_INDEXES);
+      // The workers cut the last batches' terms meanwhile (parallelRead.ts).
+      const last = terms;
+      terms = null;
+      await last?.finish();
+      this.text.flush();
       this.sql.run('COMMIT');
     } catch (err) {
+      await terms?.stop();
       this.sql.run('ROLLBACK');
       this.loadState();
       throw err;
@@ -316,8 +322,8 @@ export class IndexWriter {
     this.checkpoints.putRecord(scope.id, fileName, st, indexRecord(text, fileName.slice(0, -3)));
   }
 
-  /** Reads the deferred files, with workers when there are many, and writes each. */
-  private async readDeferred(deferred: Deferred[], stats: RefreshStats): Promise<void> {
+  /** Reads the deferred files, with workers when there are many, and writes each; with workers, the terms of the last batches are still to come. */
+  private async readDeferred(deferred: Deferred[], stats: RefreshStats): Promise<WorkersRead | null> {
     const here = (from: number, to: number): void => {
       for (const d of deferred.slice(from, to)) {
         const read = readCheckpointTextSync(d.file);
@@ -332,10 +338,10 @@ export class IndexWriter {
         here(i, i + 32);
         await this.breathe();
       }
-      return;
+      return null;
     }
     const resolve = (raw: string): number | null => this.paths.idOfRaw(raw);
-    const { byWorkers } = await readInWorkers(
+    const read = await readInWorkers(
       deferred.map((d) => ({ file: d.file, id: d.name.slice(0, -3) })),
       CHECKPOINT_CAP,
       {
@@ -355,15 +361,21 @@ export class IndexWriter {
           }
           this.unsavedWork += file.stat.size;
           const id = this.checkpoints.put(d.scope.id, d.name, file.stat, file.rec, file.refs.map((ref) => paths.id(ref, resolve)));
-          this.text.putWorkerDoc(id, file.terms);
           stats.checkpointsParsed += 1;
           return id;
         },
         workerLists: (lists, ids, terms) => this.text.putWorkerLists(lists, ids, terms),
+        termsHere: (at, id) => {
+          // A file changed since it was written here is written again by the next refresh (its stat moved).
+          const d = deferred[at];
+          const again = readCheckpointTextSync(d.file);
+          if (again) this.text.putCheckpoint(id, indexRecord(again.text, d.name.slice(0, -3)).text);
+        },
       },
     );
-    stats.checkpointsReadInWorkers += byWorkers;
+    stats.checkpointsReadInWorkers += read.byWorkers;
     this.sliceStart = performance.now();
+    return read;
   }
 
   private forgetScope(scope: string, stats: RefreshStats): void {

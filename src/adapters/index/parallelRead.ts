@@ -12,7 +12,7 @@ import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 import { Worker } from 'worker_threads';
-import { eachFile, PathTable, TermTable, type BatchRequest, type BatchResult, type ReadRequest, type WorkerConfig, type WorkerFile, type WorkerLists } from './workerBatch';
+import { eachFile, PathTable, TermTable, type BatchRequest, type BatchResult, type BatchTerms, type ReadRequest, type ToWorker, type WorkerConfig, type WorkerFile, type WorkerLists } from './workerBatch';
 
 /** Where the files go, in whatever order they are read. */
 export interface ReadSink {
@@ -21,10 +21,26 @@ export interface ReadSink {
    * id of the checkpoint written whose terms are the worker's (-1: none).
    */
   fromWorker(at: number, file: WorkerFile | null, paths: PathTable): number;
-  /** After the files of a batch: its posting lists, `ids[r]` what fromWorker returned for the batch's r-th file read. */
+  /**
+   * A batch's posting lists, when they come (with its files, or after the
+   * read for a batch cut later), `ids[r]` what fromWorker returned for the
+   * batch's r-th file read.
+   */
   workerLists(lists: WorkerLists, ids: Int32Array, terms: TermTable): void;
   /** Files `from` to `to` (exclusive) are this thread's to read, now. */
   here(from: number, to: number): void;
+  /** The worker that read file `at` (checkpoint `id`) stopped before sending its terms: they are this thread's to cut. */
+  termsHere(at: number, id: number): void;
+}
+
+/** A cold build's read, done but for the terms of the batches cut last. */
+export interface WorkersRead {
+  /** Files the workers read. */
+  byWorkers: number;
+  /** Resolves once every batch's terms have gone to the sink, and stops the workers. */
+  finish(): Promise<void>;
+  /** Stops the workers without waiting (a refresh that failed). */
+  stop(): Promise<void>;
 }
 
 /** How to start a worker: a file, or (from source) code that loads one. */
@@ -72,6 +88,16 @@ export function worthAWorker(files: number): boolean {
   return files >= 2000 && cores() >= 2;
 }
 
+/**
+ * The share of a cold build's files whose terms the workers cut last, once
+ * every file is read: about as long as what this thread then does alone
+ * (touched paths, secondary indexes) keeps it, on the bench's vaults
+ * (BENCHMARKS.md). BATON_INDEX_LATER gives another (0: none), for the bench.
+ */
+const LATER_SHARE = Number(process.env.BATON_INDEX_LATER ?? 0.25);
+/** The most bytes of fields a worker keeps for later (termBacklog.ts). */
+const LATER_BYTES = 48 * 1024 * 1024;
+
 const nextTurn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
 
 interface InFlight {
@@ -81,109 +107,186 @@ interface InFlight {
   done: Promise<void>;
   resolve: () => void;
   result: BatchResult | null;
+}
+
+/** A batch whose files are written, its terms not yet: where its files were and the ids they got. */
+interface Awaited {
+  at: Int32Array;
+  ids: Int32Array;
+}
+
+interface Reader {
+  worker: Worker;
   paths: PathTable;
   terms: TermTable;
+  waiting: Map<number, InFlight>;
+  /** Batches written whose terms are to come, and terms come before their batch was written. */
+  awaited: Map<number, Awaited>;
+  early: Map<number, BatchTerms>;
+  dead: boolean;
 }
 
 /**
  * Reads `files` with worker threads (one per core beyond this one, at most 4)
- * and this thread together, handing every file to `sink` once; resolves to how
- * many the workers read. This thread yields to the event loop between batches.
- * BATON_INDEX_STEAL=0 leaves every file to the workers, and with
- * BATON_INDEX_WORKER=1 a worker that cannot be found or fails is an error, not
- * a quiet fallback: tests use both to be sure the workers did the reading.
+ * and this thread together, handing every file to `sink` once; resolves when
+ * every file is written, the terms of the last batches still to come (see
+ * LATER_SHARE): `finish` waits for them. This thread yields to the event loop
+ * between batches. BATON_INDEX_STEAL=0 leaves every file to the workers, and
+ * with BATON_INDEX_WORKER=1 a worker that cannot be found or fails is an
+ * error, not a quiet fallback: tests use both to be sure the workers did the reading.
  */
-export async function readInWorkers(files: ReadRequest[], cap: number, sink: ReadSink): Promise<{ byWorkers: number }> {
+export async function readInWorkers(files: ReadRequest[], cap: number, sink: ReadSink): Promise<WorkersRead> {
   const count = Math.max(1, Math.min(4, Number(process.env.BATON_INDEX_WORKERS) || cores() - 1));
   const steal = process.env.BATON_INDEX_STEAL !== '0';
   const strict = process.env.BATON_INDEX_WORKER === '1';
   const script = workerScript();
   if (!script && strict) throw new Error(`No index worker beside ${__filename} (BATON_INDEX_WORKER=1 asks for one).`);
-  const workers: { worker: Worker; paths: PathTable; terms: TermTable; waiting: Map<number, InFlight> }[] = [];
+  const readers: Reader[] = [];
   let alive = script !== null;
   let failure: unknown = null;
+  let allTermsIn: (() => void) | null = null;
+  const termsOut = (): boolean => readers.some((r) => r.awaited.size > 0);
+  const settledTerms = (): void => {
+    if (allTermsIn && !termsOut()) allTermsIn();
+  };
+  const lost = (a: Awaited): void => {
+    for (let r = 0; r < a.ids.length; r++) if (a.ids[r] >= 0) sink.termsHere(a.at[r], a.ids[r]);
+  };
   const fail = (err: unknown): void => {
     alive = false;
     failure ??= err ?? new Error('an index worker stopped');
-    for (const w of workers) {
-      for (const f of w.waiting.values()) settle(f, null);
-      w.waiting.clear();
+    for (const r of readers) {
+      r.dead = true;
+      for (const f of r.waiting.values()) settle(f, null);
+      r.waiting.clear();
+      for (const a of r.awaited.values()) lost(a);
+      r.awaited.clear();
     }
+    settledTerms();
   };
-  const config: WorkerConfig = { cap };
+  const config: WorkerConfig = { cap, laterBytes: LATER_BYTES };
   try {
     for (let i = 0; script && i < count; i++) {
       // A generous young generation: the reader allocates a string per file and little that lives long.
       const worker = new Worker(script.script, { eval: script.eval, workerData: config, resourceLimits: { maxYoungGenerationSizeMb: 48 } });
-      const entry = { worker, paths: new PathTable(), terms: new TermTable(), waiting: new Map<number, InFlight>() };
-      worker.on('message', (m: BatchResult) => {
-        // Paths are numbered in the order the worker met them, so they are kept as messages arrive.
-        for (const p of m.fresh) entry.paths.raw.push(p);
-        for (const t of m.freshTerms) entry.terms.raw.push(t);
-        const f = entry.waiting.get(m.seq);
-        entry.waiting.delete(m.seq);
-        if (f) settle(f, m);
+      const r: Reader = { worker, paths: new PathTable(), terms: new TermTable(), waiting: new Map(), awaited: new Map(), early: new Map(), dead: false };
+      worker.on('message', (m: BatchResult | BatchTerms) => {
+        // Paths and terms are numbered in the order the worker met them, so they are kept as messages arrive.
+        const terms = 'nums' in m ? m.terms : m;
+        if (terms) for (const t of terms.freshTerms) r.terms.raw.push(t);
+        if ('nums' in m) {
+          for (const p of m.fresh) r.paths.raw.push(p);
+          const f = r.waiting.get(m.seq);
+          r.waiting.delete(m.seq);
+          if (f) settle(f, m);
+          return;
+        }
+        const a = r.awaited.get(m.seq);
+        if (!a) return void r.early.set(m.seq, m);
+        r.awaited.delete(m.seq);
+        sink.workerLists(m.lists, a.ids, r.terms);
+        settledTerms();
       });
       worker.on('error', fail);
       worker.on('exit', (code) => fail(new Error(`an index worker exited (${code})`)));
-      workers.push(entry);
+      readers.push(r);
     }
   } catch (err) {
     failure = err;
-    if (workers.length === 0) alive = false;
+    if (readers.length === 0) alive = false;
   }
+  const stop = async (): Promise<void> => {
+    for (const r of readers) {
+      r.worker.removeAllListeners('exit');
+      r.worker.removeAllListeners('message');
+    }
+    await Promise.all(readers.map((r) => r.worker.terminate()));
+  };
 
   let front = 0;
   let back = files.length;
   let seq = 0;
   let byWorkers = 0;
-  const inFlight: InFlight[] = [];
+  const laterBudget = Math.floor(files.length * LATER_SHARE);
+  let laterLeft = laterBudget;
+  let drained = false;
+  const inFlight: { f: InFlight; r: Reader; seq: number }[] = [];
   const send = (): void => {
-    const w = workers[seq % workers.length];
+    const r = readers[seq % readers.length];
     let resolve!: () => void;
-    const done = new Promise<void>((r) => (resolve = r));
-    const f: InFlight = { from: front, to: Math.min(front + BATCH, back), settled: false, result: null, paths: w.paths, terms: w.terms, done, resolve };
+    const done = new Promise<void>((ok) => (resolve = ok));
+    const f: InFlight = { from: front, to: Math.min(front + BATCH, back), settled: false, result: null, done, resolve };
+    // The last batches' terms are cut after the read (LATER_SHARE): this thread steals from the back, so "last" is when few files are left.
+    const later = laterLeft > 0 && back - front <= 2 * laterBudget;
+    if (later) laterLeft -= f.to - f.from;
     front = f.to;
-    w.waiting.set(seq, f);
-    const batch: BatchRequest = { seq, files: files.slice(f.from, f.to) };
-    w.worker.postMessage(batch);
+    r.waiting.set(seq, f);
+    const batch: BatchRequest = { seq, files: files.slice(f.from, f.to), later };
+    r.worker.postMessage(batch);
+    inFlight.push({ f, r, seq });
     seq += 1;
-    inFlight.push(f);
+  };
+  /** A batch's files, as its worker read them. */
+  const write = (f: InFlight, r: Reader, s: number, result: BatchResult): void => {
+    const ids = new Int32Array(f.to - f.from);
+    const at = new Int32Array(f.to - f.from);
+    let read = 0;
+    eachFile(result, f.to - f.from, (k, file) => {
+      const id = sink.fromWorker(f.from + k, file, r.paths);
+      if (file) {
+        ids[read] = id;
+        at[read++] = f.from + k;
+      }
+    });
+    const a: Awaited = { ids: ids.subarray(0, read), at: at.subarray(0, read) };
+    const terms = result.terms ?? r.early.get(s);
+    r.early.delete(s);
+    if (terms) sink.workerLists(terms.lists, a.ids, r.terms);
+    else if (r.dead) lost(a);
+    else r.awaited.set(s, a);
+    byWorkers += f.to - f.from;
   };
   try {
     for (;;) {
-      while (alive && front < back && inFlight.length < AHEAD * workers.length) send();
-      const ready = inFlight.findIndex((f) => f.settled);
+      while (alive && front < back && inFlight.length < AHEAD * readers.length) send();
+      if (alive && front >= back && !drained) {
+        drained = true;
+        for (const r of readers) r.worker.postMessage({ drain: true } satisfies ToWorker);
+      }
+      const ready = inFlight.findIndex(({ f }) => f.settled);
       if (ready >= 0) {
-        const [f] = inFlight.splice(ready, 1);
-        if (f.result) {
-          const ids = new Int32Array(f.to - f.from);
-          let read = 0;
-          eachFile(f.result, f.to - f.from, (k, file) => {
-            const id = sink.fromWorker(f.from + k, file, f.paths);
-            if (file) ids[read++] = id;
-          });
-          sink.workerLists(f.result.lists, ids.subarray(0, read), f.terms);
-          byWorkers += f.to - f.from;
-        } else sink.here(f.from, f.to);
+        const [{ f, r, seq: s }] = inFlight.splice(ready, 1);
+        if (f.result) write(f, r, s, f.result);
+        else sink.here(f.from, f.to);
       } else if (front < back && (steal || !alive)) {
         const from = Math.max(front, back - STEAL);
         sink.here(from, back);
         back = from;
       } else if (inFlight.length > 0) {
-        await Promise.race(inFlight.map((f) => f.done));
+        await Promise.race(inFlight.map(({ f }) => f.done));
         continue;
       } else {
         break;
       }
       await nextTurn();
     }
-  } finally {
-    for (const w of workers) w.worker.removeAllListeners('exit');
-    await Promise.all(workers.map((w) => w.worker.terminate()));
+  } catch (err) {
+    await stop();
+    throw err;
   }
-  if (strict && failure) throw failure;
-  return { byWorkers };
+  if (strict && failure) {
+    await stop();
+    throw failure;
+  }
+  const finish = async (): Promise<void> => {
+    try {
+      if (termsOut()) await new Promise<void>((resolve) => (allTermsIn = resolve));
+    } finally {
+      await stop();
+    }
+    if (strict && failure) throw failure;
+  };
+  return { byWorkers, finish, stop };
 }
 
 function settle(f: InFlight, result: BatchResult | null): void {

@@ -23,7 +23,7 @@ import { docId } from './schema';
 import { eachPosting, PostingWriter } from './postings';
 import { DocLengths } from './docLengths';
 import type { Statements } from './statements';
-import type { TermTable, WorkerFile, WorkerLists } from './workerBatch';
+import type { TermTable, WorkerLists } from './workerBatch';
 
 /** When segments are merged (see the top); a test gives its own. */
 export interface MergeLimits {
@@ -153,19 +153,20 @@ export class TextIndex {
     if (this.on) this.putTerms(docId(id, 'checkpoint'), docTerms(fields, FIELD_WEIGHTS, DEAD_END_FIELD));
   }
 
-  /** A checkpoint whose terms a worker thread cut: its length; its postings come with its batch's lists (putWorkerLists). */
-  putWorkerDoc(id: number, terms: WorkerFile['terms']): void {
-    if (this.on && terms.count > 0) this.added(docId(id, 'checkpoint'), terms.length);
-  }
-
   /**
-   * A worker's batch of posting lists (workerBatch.ts), its r-th file now the
-   * checkpoint `ids[r]` (-1: its terms were not the worker's, skipped). When the
-   * ids follow one another, as they do unless a file was read here instead,
-   * each list is moved by its first docid and copied; else posting by posting.
+   * A worker's batch of posting lists and lengths (workerBatch.ts), its r-th
+   * file now the checkpoint `ids[r]` (-1: its terms were not the worker's,
+   * skipped). When the ids follow one another, as they do unless a file was
+   * read here instead, each list is moved by its first docid and copied; else
+   * posting by posting. A batch's lists may come after later checkpoints'
+   * (parallelRead.ts): a list's docids need not ascend, only cost a longer
+   * varint where they step back (postings.ts).
    */
   putWorkerLists(lists: WorkerLists, ids: Int32Array, table: TermTable): void {
-    if (!this.on || lists.meta.length === 0) return;
+    if (!this.on) return;
+    const { meta, postings, docs } = lists;
+    for (let r = 0; r < ids.length; r++) if (ids[r] >= 0 && docs[2 * r] > 0) this.added(docId(ids[r], 'checkpoint'), docs[2 * r + 1]);
+    if (meta.length === 0) return;
     if (table.generation !== this.generation) {
       table.slots = [];
       table.generation = this.generation;
@@ -174,7 +175,6 @@ export class TextIndex {
     let consecutive = first >= 0;
     for (let r = 1; consecutive && r < ids.length; r++) consecutive = ids[r] === first + r;
     const shift = docId(first, 'checkpoint');
-    const { meta, postings } = lists;
     let start = 0;
     for (let m = 0; m < meta.length; m += 4) {
       const ref = meta[m];

@@ -10,13 +10,16 @@
 // index stores them (postings.ts), its files numbered from 0 in the order it
 // read them. The main thread gives those files consecutive ids, so it moves a
 // list into the index by rewriting its first docid and copying the rest
-// (TextIndex.putWorkerLists): a posting costs this thread nothing.
+// (TextIndex.putWorkerLists): a posting costs this thread nothing. A batch
+// asked for `later` is answered twice: its files at once, its lists once the
+// worker is told it will be sent no more (termBacklog.ts).
 import type { IndexRecord } from './indexRecord';
 import type { Stat } from './vaultFiles';
-import { docTerms, termNames } from '../../core/searchTerms';
+import { docTerms, joinedDocTerms, termNames, type DocTerms } from '../../core/searchTerms';
 import { MAX_TF, PostingWriter } from './postings';
 import { docId } from './schema';
-import { DEAD_END_FIELD, FIELD_WEIGHTS } from '../../core/searchText';
+import { DEAD_END_FIELD, FIELD_WEIGHTS, SEARCH_FIELDS } from '../../core/searchText';
+import { TermBacklog } from './termBacklog';
 
 export interface ReadRequest {
   /** Absolute path. */
@@ -29,24 +32,35 @@ export interface ReadRequest {
 export interface WorkerConfig {
   /** The most of a file that is read. */
   cap: number;
+  /** The most bytes of fields a worker keeps for later (termBacklog.ts). */
+  laterBytes: number;
 }
 
-/** A batch of files for a worker to read. */
+/** A batch of files for a worker to read; `later`: its terms may wait for `{ drain: true }`. */
 export interface BatchRequest {
   seq: number;
   files: ReadRequest[];
+  later: boolean;
 }
 
-/** A worker's answer to one batch. */
+/** What the main thread sends: a batch, or word that no more will come (the terms kept for later are cut then). */
+export type ToWorker = BatchRequest | { drain: true };
+
+/** A worker's answer to one batch: its files, and its terms unless they come later (BatchTerms). */
 export interface BatchResult {
   seq: number;
   nums: Float64Array<ArrayBuffer>;
   strs: string[];
   /** Paths this worker met for the first time, in the order it numbered them. */
   fresh: string[];
+  terms: BatchTerms | null;
+}
+
+/** A batch's search terms. */
+export interface BatchTerms {
+  seq: number;
   /** Search terms this worker met for the first time, in the order it numbered them. */
   freshTerms: string[];
-  /** The batch's posting lists: see WorkerLists. */
   lists: WorkerLists;
 }
 
@@ -55,11 +69,18 @@ export interface BatchResult {
  * recorded them (unreadable ones are not numbered), each file's docid that
  * number's checkpoint docid. For list k: `meta[4k]` the term's number (see
  * TermTable), `meta[4k+1]` its postings, `meta[4k+2]` its last docid, and its
- * bytes `postings[meta[4k-1] (0 for the first), meta[4k+3])`.
+ * bytes `postings[meta[4k-1] (0 for the first), meta[4k+3])`. For file r:
+ * `docs[2r]` its distinct terms, `docs[2r+1]` its weighted length.
  */
 export interface WorkerLists {
   meta: Float64Array<ArrayBuffer>;
   postings: Uint8Array<ArrayBuffer>;
+  docs: Float64Array<ArrayBuffer>;
+}
+
+/** What a message transfers rather than copies. */
+export function listBuffers(lists: WorkerLists): ArrayBuffer[] {
+  return [lists.meta.buffer, lists.postings.buffer, lists.docs.buffer];
 }
 
 /** One file as a worker read it: the record with `failed` joined by newlines, the touched paths as numbers for `PathTable`. */
@@ -67,8 +88,6 @@ export interface WorkerFile {
   stat: Stat;
   rec: Omit<IndexRecord, 'paths' | 'failed' | 'text'> & { failed: string };
   refs: number[];
-  /** How many distinct search terms it holds (its postings are in the batch's lists), and its weighted length. */
-  terms: { count: number; length: number };
 }
 
 // What comes first in a file's numbers.
@@ -77,7 +96,7 @@ const RECORD = 1;
 
 /** The benchmark's switch (textIndex.ts): with the text index off, a worker cuts no terms either. */
 const TEXT_OFF = process.env.BATON_INDEX_TEXT === '0';
-const NO_TERMS = { ids: new Int32Array(0), tfs: new Float64Array(0), count: 0, length: 0 };
+const NO_TERMS: DocTerms = { ids: new Int32Array(0), tfs: new Float64Array(0), count: 0, length: 0 };
 
 
 /** A growable array of numbers, sent as the Float64Array it fills. */
@@ -121,16 +140,23 @@ export class BatchWriter {
   /** By term number, its list in this batch (kept between batches, emptied), and the numbers with postings in this batch. */
   private readonly writers: PostingWriter[] = [];
   private inBatch: number[] = [];
-  /** Files recorded in this batch: the next one's number. */
-  private recorded = 0;
+  /** Per file whose terms were cut in this batch: its distinct terms and weighted length. */
+  private readonly docs = new Numbers();
+  private readonly backlog = new TermBacklog(SEARCH_FIELDS.length);
+
+  /** Bytes of fields kept for later. */
+  get held(): number {
+    return this.backlog.held;
+  }
 
   unreadable(): void {
     this.nums.push(UNREADABLE);
   }
 
-  record(stat: Stat, rec: IndexRecord): void {
+  /** A file read; with `later`, its terms are cut at `drain`. */
+  record(stat: Stat, rec: IndexRecord, later: boolean): void {
     const nums = this.nums;
-    nums.room(8 + rec.paths.length);
+    nums.room(6 + rec.paths.length);
     nums.push(RECORD);
     nums.push(stat.mtime);
     nums.push(stat.size);
@@ -146,10 +172,33 @@ export class BatchWriter {
       }
       nums.push(ref);
     }
-    const doc = TEXT_OFF ? NO_TERMS : docTerms(rec.text, FIELD_WEIGHTS, DEAD_END_FIELD);
-    nums.push(doc.count);
-    nums.push(doc.length);
-    const docid = docId(this.recorded++, 'checkpoint');
+    if (later && !TEXT_OFF) this.backlog.add(rec.text);
+    else this.cut(TEXT_OFF ? NO_TERMS : docTerms(rec.text, FIELD_WEIGHTS, DEAD_END_FIELD));
+    this.strs.push(rec.agent, rec.task, rec.failed.join('\n'));
+  }
+
+  /** The batch's answer; the writer starts the next batch empty (but keeps its path and term numbers). */
+  finish(seq: number, later: boolean): BatchResult {
+    const out = { seq, nums: this.nums.take(), strs: this.strs, fresh: this.fresh, terms: later && !TEXT_OFF ? null : this.terms(seq) };
+    if (later && !TEXT_OFF) this.backlog.close(seq);
+    this.strs = [];
+    this.fresh = [];
+    return out;
+  }
+
+  /** The terms of every batch kept for later, oldest first. */
+  drain(send: (terms: BatchTerms) => void): void {
+    this.backlog.drain((seq, files, file) => {
+      for (let r = 0; r < files; r++) file(r, (text, lengths, at) => this.cut(joinedDocTerms(text, lengths, at, SEARCH_FIELDS.length, FIELD_WEIGHTS, DEAD_END_FIELD)));
+      send(this.terms(seq));
+    });
+  }
+
+  /** One file's terms, into the batch's lists: it is the batch's next file. */
+  private cut(doc: DocTerms): void {
+    const docid = docId(this.docs.at / 2, 'checkpoint');
+    this.docs.push(doc.count);
+    this.docs.push(doc.length);
     for (let k = 0; k < doc.count; k++) {
       const id = doc.ids[k];
       if (id >= this.termRefs.length) {
@@ -168,11 +217,10 @@ export class BatchWriter {
       if (w.count === 0) this.inBatch.push(ref);
       w.add(docid, Math.min(MAX_TF, doc.tfs[k]));
     }
-    this.strs.push(rec.agent, rec.task, rec.failed.join('\n'));
   }
 
-  /** The batch's answer; the writer starts the next batch empty (but keeps its path and term numbers). */
-  finish(seq: number): BatchResult {
+  /** The lists of the files cut since the last call, numbered from 0. */
+  private terms(seq: number): BatchTerms {
     const meta = new Float64Array(this.inBatch.length * 4);
     let bytes = 0;
     for (const ref of this.inBatch) bytes += this.writers[ref].bytes().length;
@@ -190,12 +238,9 @@ export class BatchWriter {
       meta[m++] = at;
       w.reset();
     }
-    const out = { seq, nums: this.nums.take(), strs: this.strs, fresh: this.fresh, freshTerms: this.freshTerms, lists: { meta, postings } };
-    this.strs = [];
-    this.fresh = [];
+    const out = { seq, freshTerms: this.freshTerms, lists: { meta, postings, docs: this.docs.take() } };
     this.freshTerms = [];
     this.inBatch = [];
-    this.recorded = 0;
     return out;
   }
 }
@@ -215,13 +260,10 @@ export function eachFile(result: BatchResult, count: number, visit: (k: number, 
     const empty = nums[n++] === 1;
     const refs: number[] = [];
     for (let left = nums[n++]; left > 0; left--) refs.push(nums[n++]);
-    const count = nums[n++];
-    const length = nums[n++];
-    const terms = { count, length };
     const agent = strs[s++];
     const task = strs[s++];
     const failed = strs[s++];
-    visit(k, { stat, rec: { agent, ts, task, empty, failed }, refs, terms });
+    visit(k, { stat, rec: { agent, ts, task, empty, failed }, refs });
   }
 }
 
