@@ -3,7 +3,7 @@
 // normalised fields, and reading forgives what people do to files by hand.
 import type { CheckpointFields } from './model';
 import { emptyFields } from './model';
-import { SEARCH_FIELDS } from './searchText';
+import { SEARCH_FIELDS, type SearchText } from './searchText';
 
 type ProseKey = 'task' | 'intent' | 'state' | 'next';
 type ListKey = 'decisions' | 'failed' | 'verified' | 'blockers' | 'commands' | 'questions' | 'files';
@@ -146,7 +146,7 @@ function readItems(lines: string[]): string[] {
  * `\n##` to the next instead of looking at every line: a body is mostly prose,
  * and this is what a cold build of the index spends its time on.
  */
-function eachSection(input: string, visit: (s: Section, content: string) => void): void {
+function eachSection(input: string, visit: (s: Section, content: string, start: number, end: number, body: string) => void): string {
   const body = input.includes('\r') ? input.replace(/\r+\n/g, '\n') : input;
   // The start of the next line that may be a heading, -1 when there is none.
   const nextCandidate = (from: number): number => {
@@ -157,7 +157,7 @@ function eachSection(input: string, visit: (s: Section, content: string) => void
   let section: Section | undefined;
   let contentStart = -1;
   const close = (end: number): void => {
-    if (section) visit(section, contentStart > end ? '' : body.slice(contentStart, end));
+    if (section) visit(section, contentStart > end ? '' : body.slice(contentStart, end), contentStart, end, body);
   };
   while (at >= 0) {
     let lineEnd = body.indexOf('\n', at);
@@ -171,6 +171,7 @@ function eachSection(input: string, visit: (s: Section, content: string) => void
     at = lineEnd >= body.length ? -1 : nextCandidate(lineEnd);
   }
   close(body.length);
+  return body;
 }
 
 /** A prose section's chunks (a section repeated by hand is joined, not lost). */
@@ -182,15 +183,51 @@ const joinProse = (chunks: readonly string[]): string =>
 
 const itemsOf = (chunks: readonly string[]): string[] => chunks.flatMap((c) => readItems(c.split('\n')));
 
-/** Each known section's chunks, in file order. */
-function chunksOf(body: string): Map<Section, string[]> {
-  const out = new Map<Section, string[]>();
-  eachSection(body, (s, content) => {
-    const list = out.get(s);
+/**
+ * Each known section's chunks, in file order; with `pieces`, the stretches of
+ * `body` search reads (bodyFacts), into it.
+ */
+function chunksOf(input: string, pieces?: number[]): { chunks: Map<Section, string[]>; body: string } {
+  const chunks = new Map<Section, string[]>();
+  const body = eachSection(input, (s, content, start, end, text) => {
+    const list = chunks.get(s);
     if (list) list.push(content);
-    else out.set(s, [content]);
+    else chunks.set(s, [content]);
+    const field = SEARCHED.get(s.key);
+    if (!pieces || field === undefined || start > end) return;
+    if (s.prose) pieces.push(start, end, field);
+    else itemLines(text, start, end, field, pieces);
   });
-  return out;
+  return { chunks, body };
+}
+
+/** Each section's place in SEARCH_FIELDS (Commands run is not searched). */
+const SEARCHED = new Map<string, number>(SEARCH_FIELDS.map((f, i) => [f, i]));
+/** JavaScript's `\s`, as readItems' regular expressions read it, for one UTF-16 unit. */
+const SPACE = /\s/;
+
+/**
+ * The lines of a list section's chunk (`body` from `start` to `end`) that
+ * readItems makes items of, into `pieces` as field `field`: by readItems'
+ * rules, without its strings. A line's marker and spaces are in no word, so
+ * the whole line is the stretch.
+ */
+function itemLines(body: string, start: number, end: number, field: number, pieces: number[]): void {
+  let open = false;
+  for (let at = start; at <= end; ) {
+    let eol = body.indexOf('\n', at);
+    if (eol < 0 || eol > end) eol = end;
+    let i = at;
+    while (i < eol && (body.charCodeAt(i) === 32 || body.charCodeAt(i) === 9)) i++;
+    const c = body.charCodeAt(i);
+    // BULLET: spaces, `-`, `*` or `+`, then the line's end or a space or tab.
+    const bullet = i < eol && (c === 45 || c === 42 || c === 43) && (i + 1 === eol || body.charCodeAt(i + 1) === 32 || body.charCodeAt(i + 1) === 9);
+    if (bullet || (open && i > at && i < eol && !SPACE.test(body[i]))) {
+      pieces.push(at, eol, field);
+      open = true;
+    } else open = false;
+    at = eol + 1;
+  }
 }
 
 /**
@@ -202,7 +239,7 @@ function chunksOf(body: string): Map<Section, string[]> {
  */
 export function parseBody(body: string): Partial<CheckpointFields> {
   const out: Partial<CheckpointFields> = {};
-  for (const [s, chunks] of chunksOf(body)) {
+  for (const [s, chunks] of chunksOf(body).chunks) {
     if (s.prose) {
       const text = joinProse(chunks);
       if (text) out[s.key as ProseKey] = text;
@@ -222,8 +259,8 @@ export interface BodyFacts {
   failed: string[];
   /** `isEmptyCheckpoint` of the body. */
   empty: boolean;
-  /** What full-text search indexes: each of SEARCH_FIELDS as `parseFields` reads it, a list's items one per line. */
-  text: string[];
+  /** What full-text search indexes (null when not asked): the fields `parseFields` reads, as the stretches of the body they come from. */
+  search: SearchText | null;
 }
 
 /**
@@ -231,8 +268,9 @@ export interface BodyFacts {
  * unit tests pin the two together), but of the rest it only asks whether it
  * says anything: State and Intent, most of a body, are never normalised.
  */
-export function bodyFacts(body: string): BodyFacts {
-  const chunks = chunksOf(body);
+export function bodyFacts(input: string, search = true): BodyFacts {
+  const pieces: number[] | undefined = search ? [] : undefined;
+  const { chunks, body } = chunksOf(input, pieces);
   const of = (key: Section['key']): string[] => chunks.get(BY_FIELD.get(key) as Section) ?? [];
   const task = joinProse(of('task'));
   const next = joinProse(of('next'));
@@ -243,15 +281,7 @@ export function bodyFacts(body: string): BodyFacts {
     if (s.says) says = s.prose ? list.some((c) => /\S/.test(c)) : itemsOf(list).length > 0;
   }
   const files = itemsOf(of('files'));
-  const known: Partial<Record<Section['key'], string>> = { task, next, failed: failed.join('\n'), files: files.join('\n') };
-  const text = SEARCH_FIELDS.map((key) => {
-    const done = known[key];
-    if (done !== undefined) return done;
-    const list = of(key);
-    if (list.length === 0) return '';
-    return (BY_FIELD.get(key) as Section).prose ? joinProse(list) : itemsOf(list).join('\n');
-  });
-  return { task, next, files, failed, empty: !says, text };
+  return { task, next, files, failed, empty: !says, search: pieces ? { text: body, pieces } : null };
 }
 
 /** Every field filled: what a reader gets when it wants no undefined. */

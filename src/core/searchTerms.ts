@@ -14,6 +14,7 @@
 // so a search of dead ends only (core/deadEnds.ts) reads lists of that section
 // alone: no term holds the mark otherwise.
 import stem from 'wink-porter2-stemmer';
+import type { SearchText } from './searchText';
 
 /** Prefixed to the terms of a checkpoint's Didn't work (see the top). */
 export const DEAD_END_MARK = '~';
@@ -97,15 +98,38 @@ function deadEndId(id: number): number {
 
 /** The longest word the table below keeps (UTF-16 units): a longer one is cut into a term each time it is met. */
 const MAX_KEPT = 128;
-/** The word being scanned, as written (its first MAX_KEPT units). */
-const word = new Uint16Array(MAX_KEPT);
+
+/** The units `scanned` keeps between texts; a longer text gets an array of its own. */
+const SCANNED_KEPT = 1 << 16;
+/**
+ * The text being scanned, as UTF-16 units: read from a typed array, a unit
+ * costs less than `charCodeAt` on a slice of a file's text (a fifth of the
+ * scan, bench/BENCHMARKS.md). Node's Buffer copies a string's units in one
+ * native call (on a little-endian machine, as Uint16Array reads them);
+ * elsewhere they are copied one by one.
+ */
+let scanned = new Uint16Array(SCANNED_KEPT);
+const LITTLE_ENDIAN = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
+const nativeCopy = typeof Buffer === 'function' && LITTLE_ENDIAN;
+let scannedBytes = nativeCopy ? Buffer.from(scanned.buffer) : null;
+
+/** Puts `text` in `scanned`, from 0. */
+function load(text: string): void {
+  if (text.length > scanned.length || (scanned.length > SCANNED_KEPT && text.length <= SCANNED_KEPT)) {
+    // A long text gets its own array; the next short one goes back to the usual.
+    scanned = new Uint16Array(Math.max(SCANNED_KEPT, text.length));
+    scannedBytes = nativeCopy ? Buffer.from(scanned.buffer) : null;
+  }
+  if (scannedBytes) scannedBytes.write(text, 0, 'utf16le');
+  else for (let i = 0; i < text.length; i++) scanned[i] = text.charCodeAt(i);
+}
 
 /**
  * Words as written to term ids, by a hash computed while scanning, so a word
  * met before costs no string: most of what indexing a vault costs is this
  * lookup, once per word of every checkpoint. Open addressing, linear probing;
  * the words themselves are kept in one array of UTF-16 units and compared unit
- * by unit with the word just scanned (kept in `word`), so two words are never
+ * by unit with the word just scanned (in `scanned`), so two words are never
  * taken for one, and the comparison is a loop the JIT compiles tight (a string
  * per word, or `startsWith`, was a quarter of the scan). Emptied when it grows
  * past WORDS_MAX (a vault with a runaway vocabulary).
@@ -120,9 +144,11 @@ class WordTable {
   used = 0;
   size = 0;
 
-  /** The id of the `len` units in `word`, whose hash is `h`; -2 when the table has not met it. */
-  find(h: number, len: number): number {
-    const { ids, hashes, lengths, starts, units, mask } = this;
+  /** The id of the `len` units at `from` in `scanned` (the text being scanned), whose hash is `h`; -2 when the table has not met it. */
+  find(h: number, len: number, from: number): number {
+    const { ids, hashes, lengths, starts, mask } = this;
+    const kept = this.units;
+    const text = scanned;
     let slot = h & mask;
     for (;;) {
       const id = ids[slot];
@@ -130,15 +156,15 @@ class WordTable {
       if (hashes[slot] === h && lengths[slot] === len) {
         const at = starts[slot];
         let k = 0;
-        while (k < len && units[at + k] === word[k]) k++;
+        while (k < len && kept[at + k] === text[from + k]) k++;
         if (k === len) return id;
       }
       slot = (slot + 1) & mask;
     }
   }
 
-  /** Keeps the `len` units in `word` under `id`. */
-  keep(h: number, len: number, id: number): void {
+  /** Keeps the `len` units at `from` in `scanned` under `id`. */
+  keep(h: number, len: number, id: number, from: number): void {
     if (this.size >= WORDS_MAX) this.clear();
     else if ((this.size + 1) * 2 > this.mask) this.rehash((this.mask + 1) * 2);
     if (this.used + len > this.units.length) {
@@ -146,7 +172,7 @@ class WordTable {
       next.set(this.units.subarray(0, this.used));
       this.units = next;
     }
-    this.units.set(word.subarray(0, len), this.used);
+    this.units.set(scanned.subarray(from, from + len), this.used);
     this.place(h, this.used, len, id);
     this.used += len;
   }
@@ -279,25 +305,22 @@ export function docTerms(fields: readonly string[], weights: readonly number[], 
   for (let f = 0; f < fields.length; f++) {
     const text = fields[f];
     if (text === '') continue;
+    load(text);
     length += scan(text, 0, text.length, weights[f] ?? 1, f === deadEnds);
   }
   doc.length = length;
   return doc;
 }
 
-/**
- * docTerms of the fields joined by one newline each into `text`, field f
- * `lengths[at + f]` units long (f below `count`): the same terms, counts and
- * length (a newline is no word character, so no word crosses a join).
- */
-export function joinedDocTerms(text: string, lengths: ArrayLike<number>, at: number, count: number, weights: readonly number[], deadEnds = -1): DocTerms {
+/** docTerms of a checkpoint's fields as stretches of one text (SearchText): the same terms, counts and length. */
+export function searchTextTerms(src: SearchText, weights: readonly number[], deadEnds = -1): DocTerms {
   doc.reset();
   let length = 0;
-  let start = 0;
-  for (let f = 0; f < count; f++) {
-    const end = start + lengths[at + f];
-    if (end > start) length += scan(text, start, end, weights[f] ?? 1, f === deadEnds);
-    start = end + 1;
+  const { text, pieces } = src;
+  load(text);
+  for (let p = 0; p < pieces.length; p += 3) {
+    const f = pieces[p + 2];
+    length += scan(text, pieces[p], pieces[p + 1], weights[f] ?? 1, f === deadEnds);
   }
   doc.length = length;
   return doc;
@@ -306,47 +329,52 @@ export function joinedDocTerms(text: string, lengths: ArrayLike<number>, at: num
 /**
  * Counts the words of `text` from `from` to `to` (exclusive) into `doc`;
  * their weighted number. The same words as WORD finds (eachWord), cut by
- * hand: a unit's class is a table lookup, and a word's hash is made and its
- * units kept on the way, so a word met before costs no string (WordTable).
+ * hand from `scanned` (load): a unit's class is a table lookup, and a word's
+ * hash is made on the way, so a word met before costs no string (WordTable).
  */
 function scan(text: string, from: number, to: number, w: number, dead: boolean): number {
   let words = 0;
-  let h = 0;
-  let len = 0;
-  for (let i = from; i < to; i++) {
-    const c = text.charCodeAt(i);
+  const u = scanned;
+  let i = from;
+  // A tight loop over each word's units, and one step over each unit between.
+  while (i < to) {
+    let c = u[i];
     let k = CLASS[c];
     if (k === 0) k = classify(text, i, c);
-    if (k === IN) {
-      h = (Math.imul(h, 31) + c) | 0;
-      if (len < MAX_KEPT) word[len] = c;
-      len++;
-    } else if (k === PAIR) {
-      const d = text.charCodeAt(++i);
-      h = (Math.imul(Math.imul(h, 31) + c, 31) + d) | 0;
-      if (len + 1 < MAX_KEPT) {
-        word[len] = c;
-        word[len + 1] = d;
-      }
-      len += 2;
-    } else if (len !== 0) {
-      words += counted(text, i, h, len, w, dead);
-      h = 0;
-      len = 0;
+    if (k === OUT) {
+      i++;
+      continue;
     }
+    const start = i;
+    let h = 0;
+    for (;;) {
+      if (k === IN) {
+        h = (Math.imul(h, 31) + c) | 0;
+        i++;
+      } else if (k === PAIR) {
+        h = (Math.imul(Math.imul(h, 31) + c, 31) + u[i + 1]) | 0;
+        i += 2;
+      } else break;
+      if (i >= to) break;
+      c = u[i];
+      k = CLASS[c];
+      if (k === 0) k = classify(text, i, c);
+    }
+    words += counted(text, i, h, i - start, w, dead);
+    // The unit that ended the word is no word's (or the text ended).
+    i++;
   }
-  if (len !== 0) words += counted(text, to, h, len, w, dead);
   return words * w;
 }
 
 /** Counts the word of `len` units ending at `end` (hash `h`); 1 when it is one (0: NFKC made it nothing). */
 function counted(text: string, end: number, h: number, len: number, w: number, dead: boolean): number {
   const kept = len <= MAX_KEPT;
-  let id = kept ? table.find(h, len) : -2;
+  let id = kept ? table.find(h, len, end - len) : -2;
   if (id === -2) {
     const term = termOf(text.slice(end - len, end));
     id = term === '' ? -1 : termId(term);
-    if (kept) table.keep(h, len, id);
+    if (kept) table.keep(h, len, id, end - len);
   }
   if (id < 0) return 0;
   doc.add(id, w);

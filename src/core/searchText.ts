@@ -55,3 +55,28 @@ export function checkpointSearchFields(cp: Pick<Checkpoint, SearchField>): strin
     return typeof v === 'string' ? v : v.join('\n');
   });
 }
+
+/**
+ * What full-text search cuts a checkpoint's terms from: stretches of one
+ * text, each in one field. A field's words are the same as one string
+ * (checkpointSearchFields) or as the stretches of the file it was read from
+ * (checkpointBody.ts's bodyFacts): reading a field only drops characters that
+ * are in no word (bullets, line ends, spaces, an escaping backslash), and
+ * every stretch is whole lines or a whole section.
+ */
+export interface SearchText {
+  text: string;
+  /** Per stretch, flat: its start and end (UTF-16 offsets, end excluded) and its field's index in SEARCH_FIELDS. */
+  pieces: number[];
+}
+
+/** Fields (in SEARCH_FIELDS order) as a SearchText: joined by newlines, one stretch each. */
+export function fieldsSearchText(fields: readonly string[]): SearchText {
+  const pieces: number[] = [];
+  let at = 0;
+  fields.forEach((f, i) => {
+    if (f !== '') pieces.push(at, at + f.length, i);
+    at += f.length + 1;
+  });
+  return { text: fields.join('\n'), pieces };
+}

@@ -12,7 +12,9 @@ import { SqlIndex } from '../../src/adapters/index/sqlIndex';
 import { isCheckpointFileName, parseCheckpoint, renderCheckpoint } from '../../src/adapters/markdown/checkpointFile';
 import { FsVault } from '../../src/adapters/vault/fsVault';
 import { bodyFacts, isEmptyCheckpoint, parseFields, SECTIONS } from '../../src/core/checkpointBody';
-import { checkpointSearchFields } from '../../src/core/searchText';
+import { checkpointSearchFields, fieldsSearchText, SEARCH_FIELDS, type SearchText } from '../../src/core/searchText';
+import { eachWord } from '../../src/core/searchTerms';
+import type { IndexRecord } from '../../src/adapters/index/indexRecord';
 import type { Checkpoint } from '../../src/core/model';
 import { normalizeTouchPath } from '../../src/core/touching';
 import { generateVault, sampleCheckpoints } from '../../bench/generate';
@@ -22,8 +24,27 @@ import { tempDir } from './support/tempVault';
 
 const corpus = sampleCheckpoints(400, 42);
 
+/**
+ * A search text as what search reads of it: each field's terms in order. The
+ * fast reader gives stretches of the file, the parser whole fields: the words
+ * must be the same, in the same fields and order.
+ */
+function fieldTerms(src: SearchText | null): Record<string, string[]> | null {
+  if (!src) return null;
+  const out: Record<string, string[]> = {};
+  for (let p = 0; p < src.pieces.length; p += 3) {
+    const field = SEARCH_FIELDS[src.pieces[p + 2]];
+    eachWord(src.text.slice(src.pieces[p], src.pieces[p + 1]), (_s, _e, term) => (out[field] ??= []).push(term));
+  }
+  return out;
+}
+
+const comparable = (r: IndexRecord): unknown => ({ ...r, search: fieldTerms(r.search) });
+
 function same(text: string, id = '20260814-143207-claude'): void {
-  assert.deepEqual(indexRecord(text, id), recordOfCheckpoint(text, id), JSON.stringify(text));
+  assert.deepEqual(comparable(indexRecord(text, id)), comparable(recordOfCheckpoint(text, id)), JSON.stringify(text));
+  // A build without the text index reads none, and the rest the same.
+  assert.deepEqual({ ...indexRecord(text, id), search: null }, indexRecord(text, id, false), JSON.stringify(text));
 }
 
 describe('the index reads checkpoints exactly as the real parser does', () => {
@@ -66,12 +87,16 @@ describe('the index reads checkpoints exactly as the real parser does', () => {
   it('reads a body as parseBody does', () => {
     const pinned = (body: string): void => {
       const f = parseFields(body);
-      const text = checkpointSearchFields(f);
-      assert.deepEqual(bodyFacts(body), { task: f.task, next: f.next, files: f.files, failed: f.failed, empty: isEmptyCheckpoint(f), text }, JSON.stringify(body));
+      const search = fieldTerms(fieldsSearchText(checkpointSearchFields(f)));
+      const facts = bodyFacts(body);
+      assert.deepEqual({ ...facts, search: fieldTerms(facts.search) }, { task: f.task, next: f.next, files: f.files, failed: f.failed, empty: isEmptyCheckpoint(f), search }, JSON.stringify(body));
+      assert.equal(bodyFacts(body, false).search, null);
     };
     // Each section alone, so that what each one does to "empty" is pinned, not left to chance.
     for (const s of SECTIONS) {
-      for (const content of ['x', '- x', '* x\n  more', '  ', '-', '\\# x', '\u00a0', '## Unknown\n\nx']) {
+      // A list's continuation lines: read under an item, dropped after a blank or plain line, or when the indent is not only spaces and tabs.
+      const wrapped = ['- x\n  y', '- x\n\n  y', '- x\nplain\n  y', '- x\n  \u00a0y', '- x\n\t\ty\n  z', '-x\n  y', '+\n  y'];
+      for (const content of ['x', '- x', '* x\n  more', '  ', '-', '\\# x', '\u00a0', '## Unknown\n\nx', ...wrapped]) {
         pinned(`## ${s.heading}\n\n${content}\n`);
         pinned(`intro\n## ${s.heading.toUpperCase()} ##\r\n${content}`);
       }
@@ -79,7 +104,9 @@ describe('the index reads checkpoints exactly as the real parser does', () => {
     const piece = fc.oneof(
       fc.string({ maxLength: 8 }),
       fc.constantFrom('## Task', '## Next', '## State', '## Files', "## Didn't work", '## didn’t WORK ##', '##\tFiles', '## Decisions', '## Unknown', '##x',
-        '- a', '* b', '+ c', '  cont', '-', '\\## x', '\n', '\r\n', '\u2028', ' ', '\t', '\n## State\n\nstate\n', '\n## Intent\n\nwhy\n'),
+        '- a', '* b', '+ c', '  cont', '-', '\\## x', '\n', '\r\n', '\u2028', ' ', '\t', '\n## State\n\nstate\n', '\n## Intent\n\nwhy\n',
+        // Lines a list reads or drops by its rules alone: no space after the marker, an indent that is only spaces, a plain line.
+        '-x', '*\tw', '  \u00a0y', '\tz', '\r', 'plain', '  ', '- ', '\n  wrapped\n'),
     );
     fc.assert(
       fc.property(fc.array(piece, { maxLength: 30 }), (parts) => {

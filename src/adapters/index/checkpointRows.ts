@@ -20,7 +20,7 @@ export interface StoredCheckpoint {
 }
 
 /** What a row holds of a record: `failed` joined by newlines, the paths as ids. */
-export type RowFields = Omit<IndexRecord, 'paths' | 'failed' | 'text'> & { failed: string };
+export type RowFields = Omit<IndexRecord, 'paths' | 'failed' | 'search'> & { failed: string };
 
 export class CheckpointRows extends TextRows {
   constructor(
@@ -34,7 +34,7 @@ export class CheckpointRows extends TextRows {
   /** A checkpoint read on this thread: its row, touches and terms. */
   putRecord(scope: number, fileName: string, st: Stat, rec: IndexRecord): void {
     const id = this.put(scope, fileName, st, { ...rec, failed: rec.failed.join('\n') }, rec.paths.map((raw) => this.paths.idOfRaw(raw)));
-    this.text.putCheckpoint(id, rec.text);
+    if (rec.search) this.text.putCheckpoint(id, rec.search);
   }
 
   /**

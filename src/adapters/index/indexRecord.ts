@@ -4,14 +4,18 @@
 // test/unit/indexRecord.test.ts). The main thread and the cold build's worker
 // threads (indexWorker.ts) both read through here.
 import { isEmptyCheckpoint } from '../../core/checkpointBody';
-import { checkpointSearchFields } from '../../core/searchText';
+import { checkpointSearchFields, fieldsSearchText } from '../../core/searchText';
 import { parseCheckpointSlow } from '../markdown/checkpointFile';
 import { fastRecord, type IndexRecord } from '../markdown/fastReader';
 
 export type { IndexRecord };
 
-/** The record through the real parser: the reference, and the fallback. None of it depends on the scope. */
-export function recordOfCheckpoint(text: string, id: string): IndexRecord {
+/**
+ * The record through the real parser: the reference, and the fallback. None
+ * of it depends on the scope. `search`: with what full-text search indexes
+ * (a build without the text index reads none: BATON_INDEX_TEXT=0).
+ */
+export function recordOfCheckpoint(text: string, id: string, search = true): IndexRecord {
   const cp = parseCheckpointSlow(text, id, '');
   return {
     agent: cp.agent,
@@ -20,11 +24,11 @@ export function recordOfCheckpoint(text: string, id: string): IndexRecord {
     empty: isEmptyCheckpoint(cp),
     paths: [...cp.files, ...cp.git.files],
     failed: cp.failed,
-    text: checkpointSearchFields(cp),
+    search: search ? fieldsSearchText(checkpointSearchFields(cp)) : null,
   };
 }
 
 /** The record, through the fast reader when the file is in the known shape. */
-export function indexRecord(text: string, id: string): IndexRecord {
-  return (typeof text === 'string' ? fastRecord(text, id) : null) ?? recordOfCheckpoint(text, id);
+export function indexRecord(text: string, id: string, search = true): IndexRecord {
+  return (typeof text === 'string' ? fastRecord(text, id, search) : null) ?? recordOfCheckpoint(text, id, search);
 }

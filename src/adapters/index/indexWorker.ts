@@ -8,7 +8,7 @@ import { indexRecord } from './indexRecord';
 import { readCapped, type Scratch } from './vaultFiles';
 import { BatchWriter, listBuffers, type ToWorker, type WorkerConfig } from './workerBatch';
 
-const { cap, laterBytes } = workerData as WorkerConfig;
+const { cap, laterBytes, search } = workerData as WorkerConfig;
 const writer = new BatchWriter();
 const scratch: Scratch = { buf: Buffer.allocUnsafe(64 * 1024) };
 
@@ -19,11 +19,11 @@ parentPort?.on('message', (msg: ToWorker) => {
     writer.drain((terms) => parentPort?.postMessage(terms, listBuffers(terms.lists)));
     return;
   }
-  // The fields kept for later are bounded: past that, a batch's terms are cut at once.
-  const later = msg.later && writer.held < laterBytes;
+  // The text kept for later is bounded: past that, a batch's terms are cut at once.
+  const later = msg.later && search && writer.held < laterBytes;
   for (const { file, id } of msg.files) {
     const read = readCapped(file, cap, scratch);
-    if (read) writer.record(read.stat, indexRecord(read.text, id), later);
+    if (read) writer.record(read.stat, indexRecord(read.text, id, search), later);
     else writer.unreadable();
   }
   const out = writer.finish(msg.seq, later);

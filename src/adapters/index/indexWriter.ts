@@ -319,7 +319,7 @@ export class IndexWriter {
   }
 
   private putCheckpoint(scope: ScopeRow, fileName: string, st: Stat, text: string): void {
-    this.checkpoints.putRecord(scope.id, fileName, st, indexRecord(text, fileName.slice(0, -3)));
+    this.checkpoints.putRecord(scope.id, fileName, st, indexRecord(text, fileName.slice(0, -3), this.text.on));
   }
 
   /** Reads the deferred files, with workers when there are many, and writes each; with workers, the terms of the last batches are still to come. */
@@ -344,6 +344,7 @@ export class IndexWriter {
     const read = await readInWorkers(
       deferred.map((d) => ({ file: d.file, id: d.name.slice(0, -3) })),
       CHECKPOINT_CAP,
+      this.text.on,
       {
         here,
         fromWorker: (at, file, paths) => {
@@ -369,7 +370,8 @@ export class IndexWriter {
           // A file changed since it was written here is written again by the next refresh (its stat moved).
           const d = deferred[at];
           const again = readCheckpointTextSync(d.file);
-          if (again) this.text.putCheckpoint(id, indexRecord(again.text, d.name.slice(0, -3)).text);
+          const search = again && indexRecord(again.text, d.name.slice(0, -3)).search;
+          if (search) this.text.putCheckpoint(id, search);
         },
       },
     );

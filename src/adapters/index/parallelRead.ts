@@ -128,14 +128,15 @@ interface Reader {
 
 /**
  * Reads `files` with worker threads (one per core beyond this one, at most 4)
- * and this thread together, handing every file to `sink` once; resolves when
+ * and this thread together, handing every file to `sink` once, with its
+ * search text when `search` (IndexRecord); resolves when
  * every file is written, the terms of the last batches still to come (see
  * LATER_SHARE): `finish` waits for them. This thread yields to the event loop
  * between batches. BATON_INDEX_STEAL=0 leaves every file to the workers, and
  * with BATON_INDEX_WORKER=1 a worker that cannot be found or fails is an
  * error, not a quiet fallback: tests use both to be sure the workers did the reading.
  */
-export async function readInWorkers(files: ReadRequest[], cap: number, sink: ReadSink): Promise<WorkersRead> {
+export async function readInWorkers(files: ReadRequest[], cap: number, search: boolean, sink: ReadSink): Promise<WorkersRead> {
   const count = Math.max(1, Math.min(4, Number(process.env.BATON_INDEX_WORKERS) || cores() - 1));
   const steal = process.env.BATON_INDEX_STEAL !== '0';
   const strict = process.env.BATON_INDEX_WORKER === '1';
@@ -164,7 +165,7 @@ export async function readInWorkers(files: ReadRequest[], cap: number, sink: Rea
     }
     settledTerms();
   };
-  const config: WorkerConfig = { cap, laterBytes: LATER_BYTES };
+  const config: WorkerConfig = { cap, laterBytes: LATER_BYTES, search };
   try {
     for (let i = 0; script && i < count; i++) {
       // A generous young generation: the reader allocates a string per file and little that lives long.

@@ -15,10 +15,10 @@ import { IndexWriter } from './indexWriter';
 import { BULK_INDEXES, SCHEMA, SCHEMA_VERSION } from './schema';
 import { configure, loadSqlJs } from './sqlJs';
 import { searchText, SearchScratch, type ReadFields } from './searchQuery';
-import { indexRecord } from './indexRecord';
 import { readCheckpointTextSync, WHOLE_CAP } from '../vault/checkpointText';
 import { PLANS_DIR } from '../vault/fsVault';
-import { parsePlan } from '../markdown/checkpointFile';
+import { parseCheckpoint, parsePlan } from '../markdown/checkpointFile';
+import { checkpointSearchFields } from '../../core/searchText';
 import { Statements } from './statements';
 import { touching } from './touchQuery';
 import { readCapped, savedWithin } from './vaultFiles';
@@ -142,7 +142,8 @@ export class SqlIndex implements IndexPort {
     const dir = this.vault.scopeDir(project);
     if (kind === 'checkpoint') {
       const read = readCheckpointTextSync(path.join(dir, `${row.name}.md`));
-      return read ? indexRecord(read.text, row.name).text : null;
+      // The fields as the parser reads them: the same words as the stretches the index cut them from (core/searchText.ts).
+      return read ? checkpointSearchFields(parseCheckpoint(read.text, row.name, project)) : null;
     }
     const read = readCapped(path.join(dir, PLANS_DIR, `${row.name}.md`), WHOLE_CAP);
     return read ? [parsePlan(read.text, row.name, project).text] : null;

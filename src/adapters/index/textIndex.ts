@@ -17,8 +17,8 @@
 // are merged once there are too many, and everything is merged into one
 // segment, the dead dropped, once the tail or the dead outgrow a share of the
 // whole (MERGE_LIMITS): a posting is rewritten a few times in its life.
-import { docTerms, forgetTermIdsIfLarge, termId, termNames, type DocTerms } from '../../core/searchTerms';
-import { DEAD_END_FIELD, FIELD_WEIGHTS } from '../../core/searchText';
+import { docTerms, forgetTermIdsIfLarge, searchTextTerms, termId, termNames, type DocTerms } from '../../core/searchTerms';
+import { DEAD_END_FIELD, FIELD_WEIGHTS, type SearchText } from '../../core/searchText';
 import { docId } from './schema';
 import { eachPosting, PostingWriter } from './postings';
 import { DocLengths } from './docLengths';
@@ -64,7 +64,7 @@ export class TextIndex {
    * what the text index costs a cold build, side by side (bench/search.ts).
    * Search then finds nothing; nothing else changes.
    */
-  private readonly on = process.env.BATON_INDEX_TEXT !== '0';
+  readonly on = process.env.BATON_INDEX_TEXT !== '0';
   /** What this refresh adds, by term id (searchTerms.ts), and the ids in the order first met. */
   private pending: PostingWriter[] = [];
   private pendingIds: number[] = [];
@@ -148,9 +148,8 @@ export class TextIndex {
     return { lists, postings };
   }
 
-  /** `fields` in SEARCH_FIELDS order. */
-  putCheckpoint(id: number, fields: readonly string[]): void {
-    if (this.on) this.putTerms(docId(id, 'checkpoint'), docTerms(fields, FIELD_WEIGHTS, DEAD_END_FIELD));
+  putCheckpoint(id: number, src: SearchText): void {
+    if (this.on) this.putTerms(docId(id, 'checkpoint'), searchTextTerms(src, FIELD_WEIGHTS, DEAD_END_FIELD));
   }
 
   /**

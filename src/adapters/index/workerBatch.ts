@@ -15,10 +15,10 @@
 // worker is told it will be sent no more (termBacklog.ts).
 import type { IndexRecord } from './indexRecord';
 import type { Stat } from './vaultFiles';
-import { docTerms, joinedDocTerms, termNames, type DocTerms } from '../../core/searchTerms';
+import { searchTextTerms, termNames, type DocTerms } from '../../core/searchTerms';
 import { MAX_TF, PostingWriter } from './postings';
 import { docId } from './schema';
-import { DEAD_END_FIELD, FIELD_WEIGHTS, SEARCH_FIELDS } from '../../core/searchText';
+import { DEAD_END_FIELD, FIELD_WEIGHTS, type SearchText } from '../../core/searchText';
 import { TermBacklog } from './termBacklog';
 
 export interface ReadRequest {
@@ -32,8 +32,10 @@ export interface ReadRequest {
 export interface WorkerConfig {
   /** The most of a file that is read. */
   cap: number;
-  /** The most bytes of fields a worker keeps for later (termBacklog.ts). */
+  /** The most bytes of text a worker keeps for later (termBacklog.ts). */
   laterBytes: number;
+  /** Whether records are read with their search text (a build without the text index reads none: textIndex.ts). */
+  search: boolean;
 }
 
 /** A batch of files for a worker to read; `later`: its terms may wait for `{ drain: true }`. */
@@ -86,7 +88,7 @@ export function listBuffers(lists: WorkerLists): ArrayBuffer[] {
 /** One file as a worker read it: the record with `failed` joined by newlines, the touched paths as numbers for `PathTable`. */
 export interface WorkerFile {
   stat: Stat;
-  rec: Omit<IndexRecord, 'paths' | 'failed' | 'text'> & { failed: string };
+  rec: Omit<IndexRecord, 'paths' | 'failed' | 'search'> & { failed: string };
   refs: number[];
 }
 
@@ -94,9 +96,8 @@ export interface WorkerFile {
 const UNREADABLE = 0;
 const RECORD = 1;
 
-/** The benchmark's switch (textIndex.ts): with the text index off, a worker cuts no terms either. */
-const TEXT_OFF = process.env.BATON_INDEX_TEXT === '0';
-const NO_TERMS: DocTerms = { ids: new Int32Array(0), tfs: new Float64Array(0), count: 0, length: 0 };
+/** A record read without its search text (a build without the text index: BATON_INDEX_TEXT=0). */
+const NO_TEXT: SearchText = { text: '', pieces: [] };
 
 
 /** A growable array of numbers, sent as the Float64Array it fills. */
@@ -142,7 +143,7 @@ export class BatchWriter {
   private inBatch: number[] = [];
   /** Per file whose terms were cut in this batch: its distinct terms and weighted length. */
   private readonly docs = new Numbers();
-  private readonly backlog = new TermBacklog(SEARCH_FIELDS.length);
+  private readonly backlog = new TermBacklog();
 
   /** Bytes of fields kept for later. */
   get held(): number {
@@ -172,15 +173,16 @@ export class BatchWriter {
       }
       nums.push(ref);
     }
-    if (later && !TEXT_OFF) this.backlog.add(rec.text);
-    else this.cut(TEXT_OFF ? NO_TERMS : docTerms(rec.text, FIELD_WEIGHTS, DEAD_END_FIELD));
+    const src = rec.search ?? NO_TEXT;
+    if (later) this.backlog.add(src);
+    else this.cut(searchTextTerms(src, FIELD_WEIGHTS, DEAD_END_FIELD));
     this.strs.push(rec.agent, rec.task, rec.failed.join('\n'));
   }
 
   /** The batch's answer; the writer starts the next batch empty (but keeps its path and term numbers). */
   finish(seq: number, later: boolean): BatchResult {
-    const out = { seq, nums: this.nums.take(), strs: this.strs, fresh: this.fresh, terms: later && !TEXT_OFF ? null : this.terms(seq) };
-    if (later && !TEXT_OFF) this.backlog.close(seq);
+    const out = { seq, nums: this.nums.take(), strs: this.strs, fresh: this.fresh, terms: later ? null : this.terms(seq) };
+    if (later) this.backlog.close(seq);
     this.strs = [];
     this.fresh = [];
     return out;
@@ -189,7 +191,7 @@ export class BatchWriter {
   /** The terms of every batch kept for later, oldest first. */
   drain(send: (terms: BatchTerms) => void): void {
     this.backlog.drain((seq, files, file) => {
-      for (let r = 0; r < files; r++) file(r, (text, lengths, at) => this.cut(joinedDocTerms(text, lengths, at, SEARCH_FIELDS.length, FIELD_WEIGHTS, DEAD_END_FIELD)));
+      for (let r = 0; r < files; r++) this.cut(searchTextTerms(file(r), FIELD_WEIGHTS, DEAD_END_FIELD));
       send(this.terms(seq));
     });
   }

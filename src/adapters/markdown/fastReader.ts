@@ -11,6 +11,7 @@
 // check the two agree on the benchmark's generated corpus, on hand-mangled and
 // on random files. The body is read by the core's own reader (`bodyFacts`).
 import { bodyFacts } from '../../core/checkpointBody';
+import type { SearchText } from '../../core/searchText';
 import { agentOfId } from '../../core/names';
 
 /** What the index keeps of one checkpoint. */
@@ -26,8 +27,8 @@ export interface IndexRecord {
   paths: string[];
   /** `## Didn't work`. */
   failed: string[];
-  /** The fields full-text search indexes, in SEARCH_FIELDS order (core/searchText.ts). */
-  text: string[];
+  /** What full-text search indexes (core/searchText.ts); null when the reader was not asked for it. */
+  search: SearchText | null;
 }
 
 /** A frontmatter as the real parser's two readings give it: YAML's core schema, and strings only. */
@@ -210,8 +211,11 @@ function scanFront(yaml: string, v: FrontVisitor): boolean {
 
 // ---- the two readings ----
 
-/** The index's record of a checkpoint file, or null when it is not in the shape this reader is sure of. */
-export function fastRecord(text: string, id: string): IndexRecord | null {
+/**
+ * The index's record of a checkpoint file, or null when it is not in the
+ * shape this reader is sure of; `search`: with what full-text search indexes.
+ */
+export function fastRecord(text: string, id: string, search = true): IndexRecord | null {
   const split = splitFront(text);
   if (!split) return null;
   const got = { agent: '', checkpointed: 0, firstSeen: 0, touched: [] as string[] };
@@ -240,7 +244,7 @@ export function fastRecord(text: string, id: string): IndexRecord | null {
     relation() {},
   });
   if (!ok) return null;
-  const f = bodyFacts(text.slice(split.bodyStart));
+  const f = bodyFacts(text.slice(split.bodyStart), search);
   return {
     agent: got.agent || agentOfId(id),
     ts: got.checkpointed > 0 ? got.checkpointed : got.firstSeen > 0 ? got.firstSeen : 0,
@@ -248,7 +252,7 @@ export function fastRecord(text: string, id: string): IndexRecord | null {
     empty: f.empty,
     paths: [...f.files, ...got.touched],
     failed: f.failed,
-    text: f.text,
+    search: f.search,
   };
 }
 
