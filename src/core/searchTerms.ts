@@ -16,6 +16,7 @@
 import stem from 'wink-porter2-stemmer';
 import type { SearchText } from './searchText';
 import { WasmScanner } from './termScanner';
+import { WordTable } from './wordTable';
 
 /** Prefixed to the terms of a checkpoint's Didn't work (see the top). */
 export const DEAD_END_MARK = '~';
@@ -126,93 +127,6 @@ function load(text: string): void {
   else for (let i = 0; i < text.length; i++) scanned[i] = text.charCodeAt(i);
 }
 
-/**
- * Words as written to term ids, by a hash computed while scanning, so a word
- * met before costs no string: most of what indexing a vault costs is this
- * lookup, once per word of every checkpoint. Open addressing, linear probing;
- * the words themselves are kept in one array of UTF-16 units and compared unit
- * by unit with the word just scanned (in `scanned`), so two words are never
- * taken for one, and the comparison is a loop the JIT compiles tight (a string
- * per word, or `startsWith`, was a quarter of the scan). Emptied when it grows
- * past WORDS_MAX (a vault with a runaway vocabulary).
- */
-class WordTable {
-  mask = 4095;
-  ids = new Int32Array(4096).fill(-1);
-  hashes = new Int32Array(4096);
-  starts = new Int32Array(4096);
-  lengths = new Int32Array(4096);
-  units = new Uint16Array(1 << 15);
-  used = 0;
-  size = 0;
-
-  /** The id of the `len` units at `from` in `scanned` (the text being scanned), whose hash is `h`; -2 when the table has not met it. */
-  find(h: number, len: number, from: number): number {
-    const { ids, hashes, lengths, starts, mask } = this;
-    const kept = this.units;
-    const text = scanned;
-    let slot = h & mask;
-    for (;;) {
-      const id = ids[slot];
-      if (id === -1) return -2;
-      if (hashes[slot] === h && lengths[slot] === len) {
-        const at = starts[slot];
-        let k = 0;
-        while (k < len && kept[at + k] === text[from + k]) k++;
-        if (k === len) return id;
-      }
-      slot = (slot + 1) & mask;
-    }
-  }
-
-  /** Keeps the `len` units at `from` in `scanned` under `id`. */
-  keep(h: number, len: number, id: number, from: number): void {
-    if (this.size >= WORDS_MAX) this.clear();
-    else if ((this.size + 1) * 2 > this.mask) this.rehash((this.mask + 1) * 2);
-    if (this.used + len > this.units.length) {
-      const next = new Uint16Array(this.units.length * 2 + len);
-      next.set(this.units.subarray(0, this.used));
-      this.units = next;
-    }
-    this.units.set(scanned.subarray(from, from + len), this.used);
-    this.place(h, this.used, len, id);
-    this.used += len;
-  }
-
-  clear(): void {
-    this.mask = 4095;
-    this.ids = new Int32Array(4096).fill(-1);
-    this.hashes = new Int32Array(4096);
-    this.starts = new Int32Array(4096);
-    this.lengths = new Int32Array(4096);
-    this.units = new Uint16Array(1 << 15);
-    this.used = 0;
-    this.size = 0;
-  }
-
-  private place(h: number, start: number, len: number, id: number): void {
-    let slot = h & this.mask;
-    while (this.ids[slot] !== -1) slot = (slot + 1) & this.mask;
-    this.ids[slot] = id;
-    this.hashes[slot] = h;
-    this.starts[slot] = start;
-    this.lengths[slot] = len;
-    this.size += 1;
-  }
-
-  private rehash(capacity: number): void {
-    const { ids, hashes, starts, lengths } = this;
-    this.mask = capacity - 1;
-    this.ids = new Int32Array(capacity).fill(-1);
-    this.hashes = new Int32Array(capacity);
-    this.starts = new Int32Array(capacity);
-    this.lengths = new Int32Array(capacity);
-    this.size = 0;
-    for (let i = 0; i < ids.length; i++) if (ids[i] !== -1) this.place(hashes[i], starts[i], lengths[i], ids[i]);
-  }
-}
-
-const WORDS_MAX = 1 << 20;
 const table = new WordTable();
 
 // Character classes, per UTF-16 unit: not yet asked (0), part of a word as
@@ -407,11 +321,11 @@ function scan(text: string, from: number, to: number, w: number, dead: boolean):
 /** Counts the word of `len` units ending at `end` (hash `h`); 1 when it is one (0: NFKC made it nothing). */
 function counted(text: string, end: number, h: number, len: number, w: number, dead: boolean): number {
   const kept = len <= MAX_KEPT;
-  let id = kept ? table.find(h, len, end - len) : -2;
+  let id = kept ? table.find(h, len, scanned, end - len) : -2;
   if (id === -2) {
     const term = termOf(text.slice(end - len, end));
     id = term === '' ? -1 : termId(term);
-    if (kept) table.keep(h, len, id, end - len);
+    if (kept) table.keep(h, len, id, scanned, end - len);
   }
   if (id < 0) return 0;
   doc.add(id, w);
