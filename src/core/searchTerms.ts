@@ -16,7 +16,7 @@
 import stem from 'wink-porter2-stemmer';
 import type { SearchText } from './searchText';
 import { WasmScanner } from './termScanner';
-import { WordTable } from './wordTable';
+import { MAX_KEPT, WordTable } from './wordTable';
 
 /** Prefixed to the terms of a checkpoint's Didn't work (see the top). */
 export const DEAD_END_MARK = '~';
@@ -97,10 +97,6 @@ function deadEndId(id: number): number {
   if (d === undefined) d = deadEndIds[id] = termId(DEAD_END_MARK + termNames[id]);
   return d;
 }
-
-
-/** The longest word the table below keeps (UTF-16 units): a longer one is cut into a term each time it is met. */
-const MAX_KEPT = 128;
 
 /** The units `scanned` keeps between texts; a longer text gets an array of its own. */
 const SCANNED_KEPT = 1 << 16;

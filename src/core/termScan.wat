@@ -283,6 +283,7 @@
         (local.set $start (i32.load (local.get $w)))
         (local.set $len (i32.sub (i32.load offset=4 (local.get $w)) (local.get $start)))
         (local.set $field (i32.load offset=8 (local.get $w)))
+        ;; Longer than MAX_KEPT (wordTable.ts): never kept, JavaScript cuts it each time.
         (if (i32.gt_u (local.get $len) (i32.const 128))
           (then (global.set $why (i32.const 1)) (return (local.get $k))))
         (local.set $p (i32.add (global.get $text) (i32.shl (local.get $start) (i32.const 1))))

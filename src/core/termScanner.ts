@@ -7,6 +7,7 @@
 // JavaScript scanner, as is everything where WebAssembly's SIMD is missing.
 import type { SearchText } from './searchText';
 import { TERM_SCAN_WASM } from './termScanWasm';
+import { MAX_KEPT, WORDS_MAX } from './wordTable';
 
 /** What the scanner asks of searchTerms.ts. */
 export interface ScanHelp {
@@ -55,10 +56,6 @@ interface Exports {
   whyId: WasmGlobal;
 }
 
-/** The longest word kept (units): the JavaScript scanner's MAX_KEPT, which the scanner also holds. */
-const MAX_KEPT = 128;
-/** Words kept at most before the table is emptied (the JavaScript scanner's WORDS_MAX). */
-const WORDS_MAX = 1 << 20;
 /** Bytes after the text and after the kept units that a vector load may read. */
 const TEXT_SLACK = 128;
 const KEPT_SLACK = 16;

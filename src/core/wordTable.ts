@@ -12,6 +12,14 @@
  * word, or `startsWith`, was a quarter of the scan). Emptied when it grows
  * past WORDS_MAX.
  */
+/**
+ * The longest word kept (UTF-16 units): a longer one is cut into a term each
+ * time it is met. The WebAssembly scanner keeps to the same (termScan.wat).
+ */
+export const MAX_KEPT = 128;
+/** Words kept at most: past this a table is emptied (a vault with a runaway vocabulary). */
+export const WORDS_MAX = 1 << 20;
+
 export class WordTable {
   mask = 4095;
   ids = new Int32Array(4096).fill(-1);
@@ -87,5 +95,3 @@ export class WordTable {
   }
 }
 
-/** Words kept at most: past this the table is emptied (a vault with a runaway vocabulary). */
-const WORDS_MAX = 1 << 20;
