@@ -95,7 +95,7 @@ export function worthAWorker(files: number): boolean {
  * (BENCHMARKS.md). BATON_INDEX_LATER gives another (0: none), for the bench.
  */
 const LATER_SHARE = Number(process.env.BATON_INDEX_LATER ?? 0.25);
-/** The most bytes of fields a worker keeps for later (termBacklog.ts). */
+/** The most bytes of text a worker keeps for later (termBacklog.ts). */
 const LATER_BYTES = 48 * 1024 * 1024;
 
 const nextTurn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));

@@ -145,7 +145,7 @@ export class BatchWriter {
   private readonly docs = new Numbers();
   private readonly backlog = new TermBacklog();
 
-  /** Bytes of fields kept for later. */
+  /** Bytes of search text kept for later. */
   get held(): number {
     return this.backlog.held;
   }
