@@ -1,10 +1,12 @@
 // The real agent CLIs, pinned in pins.json, installed on first use into
 // .agents-test/ the way .vscode-test/ holds the VS Code builds: never
 // dependencies of the package, about 1.1 GB, ~30 s from the npm registry.
-// Install scripts are skipped: every CLI here ships its program inside a
-// registry package (Claude Code, Codex and Copilot as per-platform optional
-// dependencies, Gemini as JavaScript), and npm 11 would skip them anyway
-// unless approved, so skipping them keeps an npm 10 machine the same.
+// Install scripts are skipped (npm 11 skips unapproved ones anyway, so this
+// keeps an npm 10 machine the same): every CLI here ships its program inside
+// a registry package (Claude Code, Codex and Copilot as per-platform optional
+// dependencies, Gemini as JavaScript). The one script a pin names as its
+// `setup` is run by hand: Claude Code's install.cjs only copies the native
+// binary from its platform package over the bin/claude.exe placeholder.
 import { execFileSync } from 'child_process';
 import * as crypto from 'crypto';
 import * as fs from 'fs';
@@ -50,6 +52,9 @@ export function ensureAgents(): void {
       cwd: AGENTS_DIR,
       stdio: ['ignore', 'inherit', 'inherit'],
     });
+    for (const pin of Object.values(pins)) {
+      if ('setup' in pin) execFileSync(process.execPath, [pin.setup], { cwd: path.join(AGENTS_DIR, 'node_modules', pin.package), stdio: 'inherit' });
+    }
     for (const id of Object.keys(pins) as AgentId[]) execFileSync(agentBin(id), ['--version'], { stdio: 'pipe', timeout: 120_000 });
     fs.writeFileSync(DONE, JSON.stringify(pins, null, 2) + '\n');
   } finally {
