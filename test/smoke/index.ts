@@ -13,7 +13,7 @@ export async function run(): Promise<void> {
   // The web workbench forwards console.log arguments joined, not formatted.
   const base = Mocha.reporters.Base as unknown as { consoleLog: (...args: unknown[]) => void };
   base.consoleLog = (...args: unknown[]) => console.log(util.format(...args));
-  const mocha = new Mocha({ ui: 'bdd', color: false, reporter: 'spec', timeout: 30000 });
+  const mocha = new Mocha({ ui: 'bdd', color: false, reporter: 'spec', timeout: 180000 });
   const files = fs
     .readdirSync(__dirname)
     .filter((n) => n.endsWith('.test.js'))

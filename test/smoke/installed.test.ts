@@ -146,11 +146,23 @@ describe('the installed .vsix', () => {
     const running = vscode.commands.executeCommand<{ files: { path: string; action: string }[] } | undefined>('baton.connectAgent', { agent: 'gemini', scope: 'user' });
     // The go-ahead is asked right after the diffs open (read-only `baton-connect:` documents).
     const diffOpen = (): boolean => vscode.window.tabGroups.all.some((g) => g.tabs.some((t) => t.input instanceof vscode.TabInputTextDiff && t.input.modified.scheme === 'baton-connect'));
-    for (let waited = 0; !diffOpen() && waited < 10000; waited += 100) await new Promise((r) => setTimeout(r, 100));
+    // Waited on states, not on time: a loaded machine shows the diff, then the
+    // go-ahead, seconds apart. Accepting before the go-ahead is up does nothing,
+    // so the keyboard's Enter is pressed again until the command has returned.
+    // The limits are a hung extension's, not the waits.
+    for (let waited = 0; !diffOpen() && waited < 120_000; waited += 100) await new Promise((r) => setTimeout(r, 100));
     assert.ok(diffOpen(), 'Connect Agent… opened no diff before its go-ahead');
-    await new Promise((r) => setTimeout(r, 500));
-    await vscode.commands.executeCommand('workbench.action.acceptSelectedQuickOpenItem');
-    const r = await Promise.race([running, new Promise<undefined>((_, reject) => setTimeout(() => reject(new Error('Connect Agent… still waiting')), 10000))]);
+    let settled = false;
+    void running.then(
+      () => (settled = true),
+      () => (settled = true),
+    );
+    for (let waited = 0; !settled; waited += 250) {
+      if (waited > 120_000) throw new Error('Connect Agent… still waiting after two minutes of Enter on its go-ahead');
+      await vscode.commands.executeCommand('workbench.action.acceptSelectedQuickOpenItem');
+      await Promise.race([running, new Promise((r) => setTimeout(r, 250))]);
+    }
+    const r = await running;
     const settings = path.join(home, '.gemini', 'settings.json');
     assert.deepStrictEqual(r?.files, [{ path: settings, action: 'created' }]);
     const text = fs.readFileSync(settings, 'utf8');
