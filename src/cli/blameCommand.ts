@@ -6,12 +6,12 @@ import * as path from 'path';
 import { refused, usage } from '../core/errors';
 import { renderBlame } from '../core/blameText';
 import { blame as blameFile } from '../app/blame';
-import { parse } from './args';
+import type { CommandInput } from './commands';
 import type { Context } from './context';
+import { usageLine } from './usage';
 
-export async function blame(ctx: Context, args: string[]): Promise<number> {
-  const { values, positionals } = parse('blame', args, { json: { type: 'boolean' } }, 'FILE [--json]');
-  if (positionals.length !== 1) throw usage('Usage: baton blame FILE [--json]');
+export async function blame(ctx: Context, { values, positionals }: CommandInput<'blame'>): Promise<number> {
+  if (positionals.length !== 1) throw usage(usageLine('blame'));
   const { report } = await blameFile(ctx.core(), path.resolve(ctx.io.cwd, positionals[0]));
   if (report.reason === 'missing' || report.reason === 'failed') throw refused(report.nothing ?? `Cannot blame ${positionals[0]}.`);
   if (values.json) {

@@ -7,11 +7,11 @@ import { usage } from '../core/errors';
 import { connectAgent, type ConnectOutcome } from '../app/connectAgent';
 import type { ConnectAction, LauncherTarget } from '../app/connect';
 import { homeOf } from '../app/projectDir';
-import { parse, str } from './args';
+import { str } from './args';
+import type { CommandInput } from './commands';
 import type { Context } from './context';
 import { lineDiff } from './lineDiff';
-
-const HELP = 'AGENT [--scope user|project|local] [--dry-run] [--json]   (AGENT: claude-code, codex, cursor, gemini, copilot)';
+import { usageLine } from './usage';
 
 /**
  * The runtime and script of this CLI when it runs from its bundles: the
@@ -56,14 +56,8 @@ export function runConnect(ctx: Context, call: ConnectCall): number {
 }
 
 function command(action: ConnectAction) {
-  return async (ctx: Context, args: string[]): Promise<number> => {
-    const { values, positionals } = parse(
-      action,
-      args,
-      { scope: { type: 'string' }, 'dry-run': { type: 'boolean' }, json: { type: 'boolean' } },
-      HELP,
-    );
-    if (positionals.length > 1) throw usage(`One agent at a time; got ${positionals.join(', ')}.\nUsage: baton ${action} ${HELP}`);
+  return async (ctx: Context, { values, positionals }: CommandInput<ConnectAction>): Promise<number> => {
+    if (positionals.length > 1) throw usage(`One agent at a time; got ${positionals.join(', ')}.\n${usageLine(action)}`);
     return runConnect(ctx, { action, agent: positionals[0], scope: str(values.scope), cwd: ctx.io.cwd, dryRun: values['dry-run'] === true, json: values.json === true });
   };
 }

@@ -5,11 +5,10 @@ import { age } from '../core/time';
 import { doctor as examine, type DoctorReport } from '../app/doctor';
 import { agentLabel } from '../app/connect';
 import { homeOf } from '../app/projectDir';
-import { parse } from './args';
+import type { CommandInput } from './commands';
 import type { Context } from './context';
 
-export async function doctor(ctx: Context, args: string[]): Promise<number> {
-  const { values } = parse('doctor', args, { json: { type: 'boolean' } }, '[--json]');
+export async function doctor(ctx: Context, { values }: CommandInput<'doctor'>): Promise<number> {
   const report = await examine({ vault: ctx.vault, cwd: ctx.io.cwd, home: homeOf(ctx.io.env) });
   if (values.json) ctx.json(report);
   else ctx.io.out(render(report, Math.floor(Date.now() / 1000)));

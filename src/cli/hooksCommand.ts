@@ -11,25 +11,19 @@ import * as fs from 'fs';
 import * as path from 'path';
 import { usage } from '../core/errors';
 import { homeOf } from '../app/projectDir';
-import { parse, str } from './args';
+import { str } from './args';
+import type { CommandInput } from './commands';
 import type { Context } from './context';
 import { runConnect } from './connectCommand';
-
-const HELP = 'install|uninstall AGENT [--user] [--dir DIR] [--json]   (now: baton connect|disconnect AGENT [--scope user|project])';
+import { usageLine } from './usage';
 
 /** The files the old command wrote, relative to the project or the home: it kept each one's first state beside it. */
 const OLD_FILES = [path.join('.claude', 'settings.json'), path.join('.codex', 'hooks.json'), path.join('.cursor', 'hooks.json')];
 
-export async function hooks(ctx: Context, args: string[]): Promise<number> {
-  const { values, positionals } = parse(
-    'hooks',
-    args,
-    { user: { type: 'boolean' }, dir: { type: 'string' }, command: { type: 'string' }, json: { type: 'boolean' } },
-    HELP,
-  );
+export async function hooks(ctx: Context, { values, positionals }: CommandInput<'hooks'>): Promise<number> {
   const [action, agent, ...more] = positionals;
   if (action !== 'install' && action !== 'uninstall') {
-    throw usage(`Usage: baton hooks ${HELP}\n\`baton connect AGENT\` registers Baton's MCP server and hooks; \`baton disconnect AGENT\` takes them out.`);
+    throw usage(`${usageLine('hooks')}   (now: baton connect|disconnect AGENT [--scope user|project])\n\`baton connect AGENT\` registers Baton's MCP server and hooks; \`baton disconnect AGENT\` takes them out.`);
   }
   const now = action === 'install' ? 'connect' : 'disconnect';
   if (more.length) throw usage(`One agent at a time; got ${[agent, ...more].join(', ')}.\nUsage: baton ${now} AGENT`);

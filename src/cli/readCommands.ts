@@ -8,8 +8,10 @@ import { age } from '../core/time';
 import { resume as resumeScope } from '../app/resume';
 import { scopeOfFolder } from '../app/scope';
 import { basicMemoryDir, why as whyTouched } from '../app/why';
-import { parse, str } from './args';
+import { str } from './args';
+import type { CommandInput } from './commands';
 import type { Context } from './context';
+import { usageLine } from './usage';
 
 const now = (): number => Math.floor(Date.now() / 1000);
 
@@ -18,21 +20,14 @@ function projectArg(ctx: Context, values: Record<string, unknown>, positionals: 
   return ctx.project(positionals[0] ?? str(values.project));
 }
 
-export async function resume(ctx: Context, args: string[]): Promise<number> {
-  const { values, positionals } = parse('resume', args, { json: { type: 'boolean' }, project: { type: 'string', short: 'p' } }, '[PROJECT] [--json]');
+export async function resume(ctx: Context, { values, positionals }: CommandInput<'resume'>): Promise<number> {
   const view = await resumeScope(ctx.core(), projectArg(ctx, values, positionals), { agent: ctx.agent(undefined), via: 'cli', now: now() });
   if (values.json) ctx.json({ ...view, latest: view.latest ? checkpointJson(view.latest) : null });
   else ctx.io.out(renderHandover(view, now()));
   return 0;
 }
 
-export async function sessions(ctx: Context, args: string[]): Promise<number> {
-  const { values, positionals } = parse(
-    'sessions',
-    args,
-    { json: { type: 'boolean' }, close: { type: 'string' }, project: { type: 'string', short: 'p' } },
-    '[PROJECT] [--json] | PROJECT --close ID [--json]',
-  );
+export async function sessions(ctx: Context, { values, positionals }: CommandInput<'sessions'>): Promise<number> {
   const scope = projectArg(ctx, values, positionals);
   const close = str(values.close);
   if (close !== undefined) {
@@ -50,16 +45,14 @@ export async function sessions(ctx: Context, args: string[]): Promise<number> {
   return 0;
 }
 
-export async function plans(ctx: Context, args: string[]): Promise<number> {
-  const { values, positionals } = parse('plans', args, { json: { type: 'boolean' }, project: { type: 'string', short: 'p' } }, '[PROJECT] [--json]');
+export async function plans(ctx: Context, { values, positionals }: CommandInput<'plans'>): Promise<number> {
   const list = await ctx.core().plans(projectArg(ctx, values, positionals));
   if (values.json) ctx.json(list);
   else ctx.io.out(list.length ? list.flatMap((p) => [`${ident(p.slug)}  ${ident(p.agent)}`, ...quote(p.title)]).join('\n') + '\n' : 'No plans.\n');
   return 0;
 }
 
-export async function continuity(ctx: Context, args: string[]): Promise<number> {
-  const { values } = parse('continuity', args, { json: { type: 'boolean' } }, '[--json]');
+export async function continuity(ctx: Context, { values }: CommandInput<'continuity'>): Promise<number> {
   const list = await ctx.core().continuity();
   if (values.json) {
     ctx.json(list.map(({ scopes: _scopes, ...rest }) => rest));
@@ -75,14 +68,8 @@ export async function continuity(ctx: Context, args: string[]): Promise<number> 
   return 0;
 }
 
-export async function why(ctx: Context, args: string[]): Promise<number> {
-  const { values, positionals } = parse(
-    'why',
-    args,
-    { json: { type: 'boolean' }, limit: { type: 'string' }, 'basic-memory': { type: 'string' } },
-    'PATH [--limit N] [--basic-memory DIR] [--json]',
-  );
-  if (positionals.length !== 1) throw usage('Usage: baton why PATH [--limit N] [--basic-memory DIR] [--json]');
+export async function why(ctx: Context, { values, positionals }: CommandInput<'why'>): Promise<number> {
+  if (positionals.length !== 1) throw usage(usageLine('why'));
   const limitRaw = str(values.limit);
   const limit = limitRaw === undefined ? 20 : Number(limitRaw);
   if (!Number.isInteger(limit) || limit < 0) throw usage(`--limit must be a whole number, got "${limitRaw}".`);
@@ -97,16 +84,14 @@ export async function why(ctx: Context, args: string[]): Promise<number> {
   return 0;
 }
 
-export async function index(ctx: Context, args: string[]): Promise<number> {
-  const { values } = parse('index', args, { json: { type: 'boolean' } }, '[--json]');
+export async function index(ctx: Context, { values }: CommandInput<'index'>): Promise<number> {
   const r = await ctx.core().reindex();
   if (values.json) ctx.json(r);
   else ctx.io.out(`Indexed ${r.checkpoints} checkpoint(s); restored ${r.restored} note(s) from the vault; wrote out ${r.rescued} pending note(s).\n`);
   return 0;
 }
 
-export async function projectName(ctx: Context, args: string[]): Promise<number> {
-  const { positionals } = parse('project-name', args, {}, '[DIR]');
+export async function projectName(ctx: Context, { positionals }: CommandInput<'project-name'>): Promise<number> {
   const dir = positionals[0] ?? ctx.io.cwd;
   const scope = scopeOfFolder(path.resolve(ctx.io.cwd, dir));
   if (!scope) throw usage(`${dir} has no project (it is the home folder or the root).`);

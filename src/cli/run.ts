@@ -7,11 +7,15 @@ import { findVaultFlag, vaultFlagAt } from '../app/vaultLocation';
 import { VERSION } from '../app/version';
 import { basicMemoryDir } from '../app/why';
 import { parse, str } from './args';
+import { COMMANDS, isCommand, type CommandInput, type CommandName } from './commands';
 import { Context } from './context';
 import * as read from './readCommands';
+import { commandHelp, helpText, usageLine } from './usage';
 import * as write from './writeCommands';
 
-type Command = (ctx: Context, args: string[]) => Promise<number>;
+type Handler<N extends CommandName> = (ctx: Context, input: CommandInput<N>) => Promise<number>;
+/** A handler for every command declared in commands.ts and for nothing else: the compiler holds the two lists together. */
+export type Handlers = { [N in CommandName]: Handler<N> };
 
 /**
  * The other doors the `baton` process opens: `baton mcp` serves the MCP door
@@ -23,86 +27,48 @@ export interface OtherDoors {
   hook(call: { vault: string; io: Io }, args: string[]): Promise<number>;
 }
 
-const COMMANDS: Record<string, Command> = {
-  note: write.note,
-  checkpoint: write.checkpoint,
-  handoff: write.handoff,
-  plan: write.plan,
-  resume: read.resume,
-  sessions: read.sessions,
-  plans: read.plans,
-  continuity: read.continuity,
-  why: read.why,
-  search: (ctx, args) => import('./searchCommand').then((m) => m.search(ctx, args)),
-  index: read.index,
-  'project-name': read.projectName,
-  // Loaded on use: the old hooks alias and the stats cost nothing to other commands.
-  hooks: (ctx, args) => import('./hooksCommand').then((m) => m.hooks(ctx, args)),
-  stats: (ctx, args) => import('./statsCommand').then((m) => m.stats(ctx, args)),
-  connect: (ctx, args) => import('./connectCommand').then((m) => m.connect(ctx, args)),
-  disconnect: (ctx, args) => import('./connectCommand').then((m) => m.disconnect(ctx, args)),
-  doctor: (ctx, args) => import('./doctorCommand').then((m) => m.doctor(ctx, args)),
-  sync: (ctx, args) => import('./syncCommand').then((m) => m.sync(ctx, args)),
-  blame: (ctx, args) => import('./blameCommand').then((m) => m.blame(ctx, args)),
-};
-
-function doorCommands(doors: Partial<OtherDoors>): Record<string, Command> {
+/** What each command runs; exported so a test can hold `baton --help` to the commands dispatched. */
+export function handlers(doors: Partial<OtherDoors>): Handlers {
   const open = <K extends keyof OtherDoors>(name: K): OtherDoors[K] => {
     const door = doors[name];
     if (!door) throw new BatonError('usage', `Unknown command "${name}". Run baton --help for the list.`);
     return door;
   };
   return {
-    mcp: (ctx, args) => {
-      const { values } = parse('mcp', args, { 'basic-memory': { type: 'string' } }, '[--basic-memory DIR]');
-      return open('mcp')({ vaultRoot: ctx.vault, io: ctx.io, basicMemoryDir: basicMemoryDir(str(values['basic-memory']), ctx.io.env) });
+    note: write.note,
+    checkpoint: write.checkpoint,
+    handoff: write.handoff,
+    plan: write.plan,
+    resume: read.resume,
+    sessions: read.sessions,
+    plans: read.plans,
+    continuity: read.continuity,
+    why: read.why,
+    search: (ctx, input) => import('./searchCommand').then((m) => m.search(ctx, input)),
+    index: read.index,
+    'project-name': read.projectName,
+    // Loaded on use: the old hooks alias, the stats, connect and the rest cost nothing to other commands.
+    hooks: (ctx, input) => import('./hooksCommand').then((m) => m.hooks(ctx, input)),
+    stats: (ctx, input) => import('./statsCommand').then((m) => m.stats(ctx, input)),
+    connect: (ctx, input) => import('./connectCommand').then((m) => m.connect(ctx, input)),
+    disconnect: (ctx, input) => import('./connectCommand').then((m) => m.disconnect(ctx, input)),
+    doctor: (ctx, input) => import('./doctorCommand').then((m) => m.doctor(ctx, input)),
+    sync: (ctx, input) => import('./syncCommand').then((m) => m.sync(ctx, input)),
+    blame: (ctx, input) => import('./blameCommand').then((m) => m.blame(ctx, input)),
+    mcp: (ctx, { values }) => open('mcp')({ vaultRoot: ctx.vault, io: ctx.io, basicMemoryDir: basicMemoryDir(str(values['basic-memory']), ctx.io.env) }),
+    hook: (ctx, { positionals }) => open('hook')({ vault: ctx.vault, io: ctx.io }, positionals),
+    help: async (ctx, { positionals }) => {
+      const [name, ...more] = positionals;
+      if (more.length) throw new BatonError('usage', `One command at a time; got ${positionals.join(', ')}.\n${usageLine('help')}`);
+      if (name !== undefined && !isCommand(name)) throw new BatonError('usage', `Unknown command "${name}". Run baton --help for the list.`);
+      ctx.io.out(name === undefined ? helpText() : commandHelp(name));
+      return 0;
     },
-    hook: (ctx, args) => open('hook')({ vault: ctx.vault, io: ctx.io }, args),
   };
 }
 
-export const HELP = `baton — agent session continuity
-
-Usage: baton [--vault DIR] [--version] COMMAND ...
-  (vault: --vault, else BATON_VAULT, LOGOS_VAULT, BRAIN_VAULT, else ~/baton;
-   agent: --agent, else BATON_AGENT, else "cli";
-   project: --project or the positional PROJECT, else BATON_PROJECT,
-   else the project name of the current folder)
-
-  note [--project P] [--agent A] [--at TIME] TEXT...
-  checkpoint [--task T] [--intent I] [--state S] [--next N] [--decided D]...
-             [--failed F]... [--verified V]... [--blocker B]... [--ran CMD]...
-             [--question Q]... [--file PATH]... [--handoff WHO] [--json]
-             (markdown on stdin fills the fields the flags leave empty)
-  handoff --to WHO [the checkpoint flags]
-  resume [PROJECT] [--json]
-  sessions [PROJECT] [--json]        sessions PROJECT --close ID [--json]
-  plan [--project P] [--agent A] [--at TIME]   (plan text on stdin)
-  plans [PROJECT] [--json]
-  continuity [--json]
-  why PATH [--limit N] [--json]
-  search QUERY... [--project P] [--kind checkpoint|note|plan] [--agent A] [--since TIME] [--limit N] [--json]
-                                     full text, best first (a project includes its worktrees)
-  blame FILE [--json]                which checkpointed session wrote each line (run inside the repository)
-  index [--json]
-  project-name [DIR]
-  stats [PROJECT] [--json]           sessions open/resumed/closed/auto-closed/abandoned
-  mcp [--basic-memory DIR]           the MCP server on stdio
-  hook claude-code|codex|cursor session-start|pre-compact|post-tool-use|session-end
-                                     (an agent hook; payload JSON on stdin; always exits 0)
-  connect AGENT [--scope user|project|local] [--dry-run] [--json]
-                                     Baton's MCP server and hooks into the agent's own files
-                                     (AGENT: claude-code, codex, cursor, gemini, copilot; user scope by default)
-  disconnect AGENT [--scope user|project|local] [--dry-run] [--json]
-  doctor [--json]                    the vault, the launcher, each agent; exit 1 when something needs fixing
-  sync [--json]                      commit the vault, merge the remote's, push (the vault is a git repository)
-  sync --init [--remote URL]         share this vault: git init, .gitignore/.gitattributes, the remote
-  sync --clone URL                   join a shared vault: clone it into the (empty) vault folder
-  hooks install|uninstall AGENT [--user] [--dir DIR]
-                                     (the old name of connect|disconnect, project scope unless --user)
-
-TIME is RFC 3339 or unix seconds.
-`;
+/** The text `baton --help` prints. */
+export const HELP = helpText();
 
 /** Splits the global flags (before the command) from the command and its own flags. */
 function globals(argv: string[]): { vault?: string; version: boolean; help: boolean; rest: string[] } {
@@ -132,12 +98,20 @@ export async function run(argv: string[], io: Io, doors: Partial<OtherDoors> = {
       return 0;
     }
     const [name, ...args] = g.rest;
-    if (g.help || !name || name === 'help') {
+    if (!name) {
       io.out(HELP);
-      return name || g.help ? 0 : 2;
+      return g.help ? 0 : 2;
     }
-    const command = COMMANDS[name] ?? doorCommands(doors)[name];
-    if (!command) throw new BatonError('usage', `Unknown command "${name}". Run baton --help for the list.`);
+    if (!isCommand(name)) {
+      // `baton --help WHATEVER` has always printed the list.
+      if (g.help) {
+        io.out(HELP);
+        return 0;
+      }
+      throw new BatonError('usage', `Unknown command "${name}". Run baton --help for the list.`);
+    }
+    // `baton --help CMD` asks for the command's help, as `baton CMD --help` does.
+    if (g.help) args.unshift('--help');
     // A --vault given after the command is honoured too: agents put flags anywhere.
     const at = findVaultFlag(args);
     let vault = g.vault;
@@ -146,7 +120,13 @@ export async function run(argv: string[], io: Io, doors: Partial<OtherDoors> = {
       vault = flag?.vault;
       args.splice(at, flag?.width ?? 1);
     }
-    return await command(new Context(io, vault), args);
+    const input = parse(COMMANDS[name], args, usageLine(name));
+    if (input.help) {
+      io.out(commandHelp(name));
+      return 0;
+    }
+    const handler = handlers(doors)[name] as Handler<CommandName>;
+    return await handler(new Context(io, vault), input);
   } catch (err) {
     if (err instanceof BatonError) {
       io.err(`baton: ${err.message}\n`);

@@ -1,27 +1,14 @@
 // `baton search QUERY...`: full-text search of the vault, best first.
 import { searchHitJson, renderSearchHits } from '../core/searchHits';
 import { usage } from '../core/errors';
-import { parse, str } from './args';
+import { str } from './args';
+import type { CommandInput } from './commands';
 import type { Context } from './context';
+import { usageLine } from './usage';
 
-const HELP = 'QUERY... [--project P] [--kind checkpoint|note|plan] [--agent A] [--since TIME] [--limit N] [--json]';
-
-export async function search(ctx: Context, args: string[]): Promise<number> {
-  const { values, positionals } = parse(
-    'search',
-    args,
-    {
-      json: { type: 'boolean' },
-      project: { type: 'string', short: 'p' },
-      kind: { type: 'string' },
-      agent: { type: 'string' },
-      since: { type: 'string' },
-      limit: { type: 'string' },
-    },
-    HELP,
-  );
+export async function search(ctx: Context, { values, positionals }: CommandInput<'search'>): Promise<number> {
   const query = positionals.join(' ');
-  if (!query.trim()) throw usage(`Search for what? Usage: baton search ${HELP}`);
+  if (!query.trim()) throw usage(`Search for what? ${usageLine('search')}`);
   const limitRaw = str(values.limit);
   if (limitRaw !== undefined && !/^\d+$/.test(limitRaw.trim())) throw usage(`--limit must be a whole number, got "${limitRaw}".`);
   const hits = await ctx.core().search({

@@ -3,11 +3,11 @@
 import { usage } from '../core/errors';
 import { safeScope, rootProject } from '../core/names';
 import { vaultStats } from '../app/sessionStats';
-import { parse, str } from './args';
+import { str } from './args';
+import type { CommandInput } from './commands';
 import type { Context } from './context';
 
-export async function stats(ctx: Context, args: string[]): Promise<number> {
-  const { values, positionals } = parse('stats', args, { json: { type: 'boolean' }, project: { type: 'string', short: 'p' } }, '[PROJECT] [--json]');
+export async function stats(ctx: Context, { values, positionals }: CommandInput<'stats'>): Promise<number> {
   if (positionals.length > 1) throw usage(`One project at a time; got ${positionals.join(', ')}.`);
   const given = positionals[0] ?? str(values.project);
   const project = given ? rootProject(safeScope(given)) : undefined;

@@ -3,10 +3,12 @@
 import { usage } from '../core/errors';
 import { SyncError, syncVault, type SyncResult } from '../app/sync';
 import { cloneSharedVault, initSharedVault } from '../app/syncSetup';
-import { parse, str } from './args';
+import { str } from './args';
+import type { CommandInput } from './commands';
 import type { Context } from './context';
+import { usageLine } from './usage';
 
-const HELP = '[--json] | --init [--remote URL] [--json] | --clone URL [--json]';
+const HELP = usageLine('sync');
 
 function summary(r: SyncResult): string {
   const parts = [`committed ${r.committed} file(s)`, `pulled ${r.pulled} commit(s)`, `pushed ${r.pushed} commit(s)`];
@@ -16,14 +18,13 @@ function summary(r: SyncResult): string {
   return lines.join('\n') + '\n';
 }
 
-export async function sync(ctx: Context, args: string[]): Promise<number> {
-  const { values, positionals } = parse('sync', args, { json: { type: 'boolean' }, init: { type: 'boolean' }, remote: { type: 'string' }, clone: { type: 'string' } }, HELP);
-  if (positionals.length) throw usage(`Unexpected "${positionals[0]}". Usage: baton sync ${HELP}`);
+export async function sync(ctx: Context, { values, positionals }: CommandInput<'sync'>): Promise<number> {
+  if (positionals.length) throw usage(`Unexpected "${positionals[0]}". ${HELP}`);
   const remote = str(values.remote);
   const clone = str(values.clone);
-  if (clone !== undefined && (values.init || remote !== undefined)) throw usage(`--clone joins a shared vault; --init shares this one: give one of them. Usage: baton sync ${HELP}`);
-  if (remote !== undefined && !values.init) throw usage(`--remote goes with --init (baton sync --init --remote URL). Usage: baton sync ${HELP}`);
-  if ((clone !== undefined && !clone.trim()) || (remote !== undefined && !remote.trim())) throw usage(`Give the remote's URL. Usage: baton sync ${HELP}`);
+  if (clone !== undefined && (values.init || remote !== undefined)) throw usage(`--clone joins a shared vault; --init shares this one: give one of them. ${HELP}`);
+  if (remote !== undefined && !values.init) throw usage(`--remote goes with --init (baton sync --init --remote URL). ${HELP}`);
+  if ((clone !== undefined && !clone.trim()) || (remote !== undefined && !remote.trim())) throw usage(`Give the remote's URL. ${HELP}`);
   try {
     if (values.init || clone !== undefined) {
       const r = clone !== undefined ? await cloneSharedVault(ctx.vault, clone) : await initSharedVault(ctx.vault, remote);

@@ -4,40 +4,14 @@ import { usage } from '../core/errors';
 import type { CheckpointFields } from '../core/model';
 import { checkpointFields } from '../app/checkpointFields';
 import { commitCoverage, gitStateOf } from '../app/commit';
-import { parse, str, type Options } from './args';
+import { str } from './args';
+import type { CommandInput } from './commands';
 import type { Context } from './context';
+import { usageLine } from './usage';
 
-const common: Options = {
-  project: { type: 'string', short: 'p' },
-  agent: { type: 'string', short: 'a' },
-  at: { type: 'string' },
-};
-
-const checkpointOptions: Options = {
-  ...common,
-  task: { type: 'string' },
-  intent: { type: 'string' },
-  state: { type: 'string' },
-  next: { type: 'string' },
-  decided: { type: 'string', multiple: true },
-  failed: { type: 'string', multiple: true },
-  verified: { type: 'string', multiple: true },
-  blocker: { type: 'string', multiple: true },
-  ran: { type: 'string', multiple: true },
-  question: { type: 'string', multiple: true },
-  file: { type: 'string', multiple: true },
-  handoff: { type: 'string' },
-  json: { type: 'boolean' },
-};
-
-const CHECKPOINT_HELP =
-  '[--project P] [--agent A] [--at TIME] [--task T] [--intent I] [--state S] [--next N] [--decided D]... [--failed F]... ' +
-  '[--verified V]... [--blocker B]... [--ran CMD]... [--question Q]... [--file PATH]... [--handoff WHO] [--json]';
-
-export async function note(ctx: Context, args: string[]): Promise<number> {
-  const { values, positionals } = parse('note', args, { ...common, json: { type: 'boolean' } }, '[--project P] [--agent A] [--at TIME] TEXT...');
+export async function note(ctx: Context, { values, positionals }: CommandInput<'note'>): Promise<number> {
   const text = positionals.join(' ');
-  if (!text.trim()) throw usage('What is the note? Usage: baton note [--project P] [--agent A] TEXT...');
+  if (!text.trim()) throw usage(`What is the note? ${usageLine('note')}`);
   const r = await ctx.core().note(ctx.project(str(values.project)), ctx.agent(str(values.agent)), text, ctx.time(str(values.at)));
   if (values.json) ctx.json({ ...r.note, durable: r.durable, redactions: r.redactions });
   if (r.redactions) ctx.io.err(`Masked ${r.redactions} secret(s) before writing.\n`);
@@ -45,7 +19,7 @@ export async function note(ctx: Context, args: string[]): Promise<number> {
   return 0;
 }
 
-async function fieldsFrom(ctx: Context, values: Record<string, unknown>): Promise<Partial<CheckpointFields>> {
+async function fieldsFrom(ctx: Context, values: CommandInput<'checkpoint'>['values']): Promise<Partial<CheckpointFields>> {
   // The flags' names are the CLI's own; the fields are the model's.
   const flags: Partial<CheckpointFields> = checkpointFields({
     task: values.task,
@@ -73,12 +47,10 @@ async function fieldsFrom(ctx: Context, values: Record<string, unknown>): Promis
   return out as Partial<CheckpointFields>;
 }
 
-async function commitWith(ctx: Context, command: string, args: string[], to?: string): Promise<number> {
-  const options = command === 'handoff' ? { ...checkpointOptions, to: { type: 'string' as const } } : checkpointOptions;
-  const { values, positionals } = parse(command, args, options, command === 'handoff' ? `--to WHO ${CHECKPOINT_HELP}` : CHECKPOINT_HELP);
+async function commitWith(ctx: Context, command: 'checkpoint' | 'handoff', { values, positionals }: CommandInput<'handoff'>): Promise<number> {
   if (positionals.length) throw usage(`Unexpected "${positionals[0]}": checkpoint text goes in flags (--task "…") or markdown on stdin.`);
-  const handoffTo = to ?? str(values.to) ?? str(values.handoff);
-  if (command === 'handoff' && !handoffTo?.trim()) throw usage('Who takes over? Usage: baton handoff --to WHO [checkpoint flags]');
+  const handoffTo = str(values.to) ?? str(values.handoff);
+  if (command === 'handoff' && !handoffTo?.trim()) throw usage(`Who takes over? ${usageLine('handoff')}`);
   const git = await gitStateOf(ctx.io.cwd);
   const r = await ctx.core().commit({
     scope: ctx.project(str(values.project)),
@@ -98,11 +70,10 @@ async function commitWith(ctx: Context, command: string, args: string[], to?: st
   return 0;
 }
 
-export const checkpoint = (ctx: Context, args: string[]): Promise<number> => commitWith(ctx, 'checkpoint', args);
-export const handoff = (ctx: Context, args: string[]): Promise<number> => commitWith(ctx, 'handoff', args);
+export const checkpoint = (ctx: Context, input: CommandInput<'checkpoint'>): Promise<number> => commitWith(ctx, 'checkpoint', input);
+export const handoff = (ctx: Context, input: CommandInput<'handoff'>): Promise<number> => commitWith(ctx, 'handoff', input);
 
-export async function plan(ctx: Context, args: string[]): Promise<number> {
-  const { values, positionals } = parse('plan', args, { ...common, json: { type: 'boolean' } }, '[--project P] [--agent A] [--at TIME] < plan.md');
+export async function plan(ctx: Context, { values, positionals }: CommandInput<'plan'>): Promise<number> {
   const text = (await ctx.io.stdin()) || positionals.join(' ');
   const r = await ctx.core().savePlan(ctx.project(str(values.project)), ctx.agent(str(values.agent)), text, ctx.time(str(values.at)));
   if (values.json) ctx.json({ ...r.plan, redactions: r.redactions });
