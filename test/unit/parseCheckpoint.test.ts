@@ -1,10 +1,15 @@
 // parseCheckpoint reads the frontmatter Baton and Logos write by hand and gives
 // anything else to js-yaml; here the two readings are pinned together, on the
 // benchmark's corpus, on it mangled by hand, on values whose YAML type is not
-// a string, and on arbitrary rendered content.
+// a string, on arbitrary rendered content, and on the fixture vaults (Logos's
+// and Baton's, torn and junk files included), where the index's reader is
+// held to the real parser too.
 import { strict as assert } from 'assert';
+import * as fs from 'fs';
+import * as path from 'path';
 import fc from 'fast-check';
-import { parseCheckpoint, parseCheckpointSlow, renderCheckpoint } from '../../src/adapters/markdown/checkpointFile';
+import { indexRecord, recordOfCheckpoint } from '../../src/adapters/index/indexRecord';
+import { isCheckpointFileName, parseCheckpoint, parseCheckpointSlow, renderCheckpoint } from '../../src/adapters/markdown/checkpointFile';
 import { fastFrontmatter } from '../../src/adapters/markdown/fastReader';
 import { sampleCheckpoints } from '../../bench/generate';
 import { makeCheckpoint, makeGit } from './builders';
@@ -62,5 +67,22 @@ describe('parseCheckpoint reads by hand exactly what js-yaml reads', () => {
       }),
       { numRuns: 400 },
     );
+  });
+
+  it('on the fixture vaults, where the index reads each file as the real parser does', () => {
+    const fixtures = path.resolve(__dirname, '../fixtures');
+    const files = (fs.readdirSync(fixtures, { recursive: true }) as string[])
+      .filter((f) => isCheckpointFileName(path.basename(f)))
+      .map((f) => ({ file: f, text: fs.readFileSync(path.join(fixtures, f), 'utf8'), id: path.basename(f, '.md') }));
+    assert.ok(files.length >= 10, files.map((f) => f.file).join(', '));
+    for (const { file, text, id } of files) {
+      const scope = path.dirname(file).split(path.sep).slice(2).join('/') || 'logos';
+      assert.deepStrictEqual(parseCheckpoint(text, id, scope), parseCheckpointSlow(text, id, scope), file);
+      assert.deepStrictEqual(indexRecord(text, id, false), recordOfCheckpoint(text, id, false), file);
+    }
+    // The hand reader is what is under test: it must accept most of them (Logos's included), not hand all to js-yaml.
+    const fast = files.filter((f) => fastFrontmatter(f.text) !== null).map((f) => f.file);
+    assert.ok(fast.length >= files.length - 3, `fast path taken for ${fast.join(', ')}`);
+    assert.ok(fast.includes(path.join('logos', '20260814-143207-claude.md')), 'the Logos checkpoint takes the fast path');
   });
 });
