@@ -2,6 +2,7 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import { importX } from 'eslint-plugin-import-x';
 import { createTypeScriptImportResolver } from 'eslint-import-resolver-typescript';
+import { builtinModules } from 'node:module';
 
 // The direction: core ← adapters ← app ← doors. A door parses its own input
 // and formats its own output; every use case lives once in src/app. Files
@@ -46,6 +47,60 @@ const ZONES = LAYERS.flatMap((layer) => {
   }
   return zones;
 });
+
+// Node's own modules, both spellings (`fs`, `node:fs`), from Node itself.
+const NODE_BUILTINS = builtinModules.filter((m) => !m.startsWith('_')).flatMap((m) => (m.startsWith('node:') ? [m] : [m, `node:${m}`]));
+// The libraries that do I/O or read a file format for an adapter: the core
+// and the doors reach them only through src/adapters.
+const ADAPTER_LIBRARIES = ['sql.js', 'simple-git', 'js-yaml', 'jsonc-parser', 'smol-toml', 'proper-lockfile', 'wink-porter2-stemmer'];
+// What each door's own I/O needs of Node (GitLens-style: the boundary is the
+// lint, not a review comment). The CLI: argv, stdio (globals) and parseArgs;
+// the MCP server: its stdio stream and file URLs; the hooks: their log file;
+// the editor: the files it shows. Processes, threads, sockets, databases and
+// git belong to the adapters.
+const DOOR_NODE = {
+  cli: ['path', 'util'],
+  mcp: ['path', 'stream', 'url'],
+  hooks: ['fs', 'path'],
+  vscode: ['fs', 'os', 'path'],
+};
+const bare = (m) => m.replace(/^node:/, '');
+const restricted = (names, message) => names.map((name) => ({ name, message }));
+
+// A file of src/app that re-exports what it imported from src/adapters (or
+// exports from there outright) would let a door reach an adapter through app:
+// a door must get a use case, never the adapter behind it. Types may pass
+// (`export type`, or names imported with `import type`): they are erased, and
+// the shape of a use case's answer does no I/O.
+const appNoAdapterReexport = {
+  meta: { type: 'problem', schema: [], messages: { reexport: 'src/app may not re-export "{{name}}" from src/adapters: give the doors a use case of its own, or move the thing into src/core.' } },
+  create(context) {
+    const fromAdapters = (source) => typeof source === 'string' && /(^|\/)adapters(\/|$)/.test(source);
+    const imported = new Set();
+    return {
+      ImportDeclaration(node) {
+        if (!fromAdapters(node.source.value) || node.importKind === 'type') return;
+        for (const spec of node.specifiers) if (spec.importKind !== 'type') imported.add(spec.local.name);
+      },
+      ExportAllDeclaration(node) {
+        if (fromAdapters(node.source.value) && node.exportKind !== 'type') context.report({ node, messageId: 'reexport', data: { name: '*' } });
+      },
+      ExportNamedDeclaration(node) {
+        if (node.exportKind === 'type') return;
+        const direct = node.source && fromAdapters(node.source.value);
+        for (const spec of node.specifiers) {
+          if (spec.exportKind === 'type') continue;
+          const local = spec.local.type === 'Identifier' ? spec.local.name : String(spec.local.value);
+          if (direct || (!node.source && imported.has(local))) context.report({ node: spec, messageId: 'reexport', data: { name: local } });
+        }
+      },
+    };
+  },
+};
+// Known, named exceptions, each to be fixed where its owner is at work:
+// app/connect.ts re-exports the launcher's and the agents' plans (issue 24
+// item 6 moves connect into one app use case).
+const REEXPORT_PENDING = ['src/app/connect.ts'];
 
 export default tseslint.config(
   { ignores: ['dist/**', 'out/**', 'node_modules/**', '.vscode-test/**', 'esbuild.js', 'scripts/**/*.js'] },
@@ -104,12 +159,39 @@ export default tseslint.config(
     },
   },
   {
-    // The core is pure: no I/O libraries, so it runs and is tested anywhere.
+    // The core is pure: no Node module, no Node global, no I/O library, so it
+    // runs and is tested anywhere; what it needs of the world comes through
+    // its ports (core/ports.ts) or as arguments (an environment, a clock).
     files: ['src/core/**/*.ts'],
     rules: {
       'no-restricted-imports': ['error', {
-        paths: ['vscode', 'fs', 'node:fs', 'fs/promises', 'node:fs/promises', 'sql.js', 'simple-git', 'gray-matter', 'child_process', 'node:child_process', 'proper-lockfile'],
+        paths: [
+          ...restricted(NODE_BUILTINS, 'src/core is pure: no Node module. Take what you need as an argument or through a port (core/ports.ts), and do the I/O in src/adapters.'),
+          ...restricted([...ADAPTER_LIBRARIES, 'vscode'], 'src/core is pure: this library belongs to src/adapters (or, for vscode, src/vscode).'),
+        ],
+      }],
+      'no-restricted-globals': ['error', ...restricted(['process', 'Buffer', 'global', '__dirname', '__filename', 'require', 'module', 'setImmediate'],
+        'src/core is pure: no Node global. Pass the value in (an env, a clock, bytes as Uint8Array), or read it in src/adapters or src/app.')],
+    },
+  },
+  // Each door: only the Node modules its own I/O needs, no adapter's library,
+  // and (but for the editor's door) no vscode.
+  ...Object.entries(DOOR_NODE).map(([door, allowed]) => ({
+    files: [`src/${door}/**/*.ts`],
+    rules: {
+      'no-restricted-imports': ['error', {
+        paths: [
+          ...restricted(NODE_BUILTINS.filter((m) => !allowed.includes(bare(m))), `The ${door} door may use only ${allowed.join(', ')} of Node (its own I/O): what else it needs is a use case in src/app.`),
+          ...restricted(ADAPTER_LIBRARIES, `The ${door} door may not use an adapter's library: reach it through a use case in src/app.`),
+          ...(door === 'vscode' ? [] : restricted(['vscode'], 'Only src/vscode/ and src/extension.ts may import vscode.')),
+        ],
       }],
     },
+  })),
+  {
+    files: ['src/app/**/*.ts'],
+    ignores: REEXPORT_PENDING,
+    plugins: { baton: { rules: { 'app-no-adapter-reexport': appNoAdapterReexport } } },
+    rules: { 'baton/app-no-adapter-reexport': 'error' },
   },
 );

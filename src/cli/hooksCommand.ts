@@ -7,18 +7,15 @@
 // (adapters/agents/batonCommand.ts isOurHook), so nobody is left with a second
 // set or with entries nothing removes. What the alias cannot keep is said, not
 // guessed: --command is gone (connect writes the launcher or `baton`).
-import * as fs from 'fs';
 import * as path from 'path';
 import { usage } from '../core/errors';
+import { oldHookBackups } from '../app/oldHookBackups';
 import { homeOf } from '../app/projectDir';
 import { str } from './args';
 import type { CommandInput } from './commands';
 import type { Context } from './context';
 import { runConnect } from './connectCommand';
 import { usageLine } from './usage';
-
-/** The files the old command wrote, relative to the project or the home: it kept each one's first state beside it. */
-const OLD_FILES = [path.join('.claude', 'settings.json'), path.join('.codex', 'hooks.json'), path.join('.cursor', 'hooks.json')];
 
 export async function hooks(ctx: Context, { values, positionals }: CommandInput<'hooks'>): Promise<number> {
   const [action, agent, ...more] = positionals;
@@ -45,8 +42,7 @@ export async function hooks(ctx: Context, { values, positionals }: CommandInput<
   const code = runConnect(ctx, { action: now, agent, scope, cwd, dryRun: false, json: values.json === true });
   if (action === 'uninstall') {
     const base = values.user ? homeOf(ctx.io.env) : cwd;
-    const leftovers = OLD_FILES.map((f) => `${path.join(base, f)}.baton-backup`).filter((f) => fs.existsSync(f));
-    for (const f of leftovers) ctx.io.err(`Note: ${ctx.rel(f)} is the copy \`baton hooks install\` kept of that file before its first change; nothing uses it now, delete it when you like.\n`);
+    for (const f of oldHookBackups(base)) ctx.io.err(`Note: ${ctx.rel(f)} is the copy \`baton hooks install\` kept of that file before its first change; nothing uses it now, delete it when you like.\n`);
   }
   return code;
 }

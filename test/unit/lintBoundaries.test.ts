@@ -143,3 +143,72 @@ describe('lint: the boundaries of the layers', function () {
     assert.deepEqual(errors, []);
   });
 });
+
+/** "file:line: rule" of each message, sorted: which rule fired where. */
+const where = (errors: string[]): string[] => errors.map((e) => e.split(': ').slice(0, 2).join(': ')).sort();
+
+describe('lint: what each layer may touch of Node, and what app may hand out', function () {
+  this.timeout(60_000);
+
+  it('fails a Node module or a Node global in the core, by either spelling, type-only too', async () => {
+    const errors = await lint({
+      ...CLEAN,
+      'src/core/rule.ts': [
+        "import * as os from 'os';",
+        "import { readFileSync } from 'node:fs';",
+        "import type { Worker } from 'worker_threads';",
+        "import { load } from 'js-yaml';",
+        '',
+        'export const home = (): string => os.homedir() + String(readFileSync) + String(load);',
+        'export const rule = (s: string): string => s.trim() + (process.env.HOME ?? "");',
+        "export const bytes = (s: string): number => Buffer.from(s).length;",
+        'export type W = Worker;',
+        '',
+      ].join('\n'),
+    });
+    assert.deepEqual(where(errors), [
+      'src/core/rule.ts:1: no-restricted-imports',
+      'src/core/rule.ts:2: no-restricted-imports',
+      'src/core/rule.ts:3: no-restricted-imports',
+      'src/core/rule.ts:4: no-restricted-imports',
+      'src/core/rule.ts:7: no-restricted-globals',
+      'src/core/rule.ts:8: no-restricted-globals',
+    ]);
+    assert.match(errors.find((e) => e.includes(':7:')) ?? '', /Unexpected use of 'process'\. src\/core is pure: no Node global/);
+  });
+
+  it("lets each door use only its own I/O's Node modules, and no adapter's library", async () => {
+    const errors = await lint({
+      ...CLEAN,
+      'src/cli/command.ts': "import * as fs from 'fs';\nimport { spawn } from 'node:child_process';\nimport * as path from 'path';\nimport { useCase } from '../app/useCase';\n\nexport const command = (s: string): string => useCase(s) + String(fs) + String(spawn) + path.sep;\n",
+      'src/mcp/tool.ts': "import { Readable } from 'stream';\nimport initSqlJs from 'sql.js';\nimport { useCase } from '../app/useCase';\n\nexport const tool = (s: string): string => useCase(s) + String(Readable) + String(initSqlJs);\n",
+      'src/hooks/hookLog.ts': "import * as fs from 'fs';\nimport * as net from 'net';\n\nexport const log = (): string => String(fs) + String(net);\n",
+      'src/vscode/view.ts': "import * as fs from 'fs';\nimport * as os from 'os';\nimport { simpleGit } from 'simple-git';\n\nexport const view = (): string => String(fs) + os.EOL + String(simpleGit);\n",
+    });
+    assert.deepEqual(where(errors), [
+      'src/cli/command.ts:1: no-restricted-imports',
+      'src/cli/command.ts:2: no-restricted-imports',
+      'src/hooks/hookLog.ts:2: no-restricted-imports',
+      'src/mcp/tool.ts:2: no-restricted-imports',
+      'src/vscode/view.ts:3: no-restricted-imports',
+    ]);
+    assert.match(errors.find((e) => e.startsWith('src/cli/command.ts:1')) ?? '', /The cli door may use only path, util of Node \(its own I\/O\)/);
+    assert.match(errors.find((e) => e.startsWith('src/mcp/tool.ts:2')) ?? '', /The mcp door may not use an adapter's library/);
+  });
+
+  it('fails src/app handing out an adapter (re-exported, exported from, or all of it); its types may pass', async () => {
+    const errors = await lint({
+      ...CLEAN,
+      'src/adapters/store.ts': "import { rule } from '../core/rule';\n\nexport interface Stored { s: string }\nexport const store = (s: string): string => rule(s);\n",
+      'src/app/useCase.ts': "import { store } from '../adapters/store';\n\nexport const useCase = (s: string): string => store(s);\nexport { store };\n",
+      'src/app/more.ts': "export { store as save } from '../adapters/store';\nexport * from '../adapters/store';\nexport type { Stored } from '../adapters/store';\n",
+      'src/app/types.ts': "import type { Stored } from '../adapters/store';\n\nexport type { Stored };\n",
+    });
+    assert.deepEqual(where(errors), [
+      'src/app/more.ts:1: baton/app-no-adapter-reexport',
+      'src/app/more.ts:2: baton/app-no-adapter-reexport',
+      'src/app/useCase.ts:4: baton/app-no-adapter-reexport',
+    ]);
+    assert.match(errors.find((e) => e.startsWith('src/app/useCase.ts')) ?? '', /src\/app may not re-export "store" from src\/adapters/);
+  });
+});
