@@ -14,10 +14,14 @@
 //   cursor_version, conversation_id, workspace_roots (cupcake.eqtylab.io/reference/harnesses/cursor).
 // - Gemini CLI AfterTool: tool_name write_file|replace, tool_input.file_path
 //   (google-gemini/gemini-cli docs/hooks/reference.md; packages/core/src/tools/definitions/base-declarations.ts).
-// - Copilot CLI postToolUse (camelCase events get camelCase payloads): timestamp,
-//   cwd, toolName, toolArgs (an object, or its JSON text), toolResult; the edit
-//   tools are `edit` and `create` with `path` (docs.github.com/en/copilot/reference/
+// - Copilot CLI postToolUse (camelCase events get camelCase payloads): sessionId,
+//   timestamp, cwd, toolName, toolArgs, toolResult (docs.github.com/en/copilot/reference/
 //   copilot-cli-reference/cli-command-reference, "Hook event input payloads").
+//   Its edit tools, seen in the requests and hook payloads of the real 1.0.102
+//   (test/agents/copilot.test.ts): `edit` and `create`, whose toolArgs is an
+//   object with an absolute `path`, and for the GPT-5 codex models the freeform
+//   `apply_patch`, whose toolArgs is the patch text itself, not JSON (Codex's
+//   grammar, applyPatch.ts).
 // - VS Code's agent hooks: every payload carries timestamp, cwd, camelCase
 //   sessionId and hookEventName, and snake_case transcript_path; tool events
 //   add snake_case tool_name, tool_input, tool_use_id, tool_response
@@ -77,7 +81,7 @@ const EDIT_TOOLS: Record<Host, RegExp> = {
   codex: /^apply_patch$/,
   cursor: /^$/,
   gemini: /^(write_file|replace)$/,
-  copilot: /^(edit|create|write|str_replace|apply_patch)$/,
+  copilot: /^(edit|create|apply_patch)$/,
   vscode:
     /^(create_file|replace_string_in_file|multi_replace_string_in_file|insert_edit_into_file|apply_patch|edit_notebook_file|editFiles|createFile|replaceString|multiReplaceString|insertEdit|applyPatch|editNotebook|Edit|Write|MultiEdit|NotebookEdit)$/i,
 };
@@ -98,6 +102,9 @@ function argsOf(v: Json): Json {
   return {};
 }
 
+/** A toolArgs that is not JSON but a patch's text (it starts with the patch's first marker). */
+const patchText = (v: unknown): string[] => (typeof v === 'string' && /^\s*\*\*\* Begin Patch/.test(v) ? [v] : []);
+
 /** The tool a post-tool-use payload reports, whoever sent it. */
 export const toolNameOf = (v: Json): string => text(v.tool_name) || text(v.toolName);
 
@@ -110,7 +117,8 @@ export function editedFiles(v: Json, host: Host): string[] {
   if (!EDIT_TOOLS[host].test(tool)) return host === 'vscode' && !tool ? top : [];
   const args = argsOf(v);
   if (/^apply_?patch$/i.test(tool)) {
-    const patch = [...strings(args.command), ...strings(args.input), ...strings(args.patch)].join('\n');
+    // Copilot CLI's freeform apply_patch sends the patch as toolArgs itself.
+    const patch = [...strings(args.command), ...strings(args.input), ...strings(args.patch), ...patchText(v.toolArgs)].join('\n');
     return patchedFiles(patch);
   }
   // VS Code's multi_replace_string_in_file names a file per replacement.
@@ -127,8 +135,14 @@ export function editedFiles(v: Json, host: Host): string[] {
  * - Gemini CLI: stdout must be JSON only, the same hookSpecificOutput (docs/hooks/index.md, reference.md "SessionStart").
  * - VS Code: the same hookSpecificOutput form Claude Code also reads (hooks-reference, "SessionStart output").
  * - Cursor: {"additional_context"} (cupcake reference, "sessionStart").
- * - Copilot CLI: sessionStart output is ignored (docs.github.com/en/copilot/reference/hooks-configuration):
- *   nothing is printed; its hand-over comes through Baton's MCP tools.
+ * - Copilot CLI: {"additionalContext"} at the top level, which 1.0.102 puts
+ *   into the conversation as a message before the prompt; it does not read
+ *   `hookSpecificOutput` there, nor plain text (both tried with the real CLI,
+ *   test/agents/copilot.test.ts; its changelog 1.0.11: "sessionStart hook
+ *   additionalContext is now injected into the conversation", github/copilot-cli#2142).
+ *   GitHub's older hooks-configuration page, saying the output is ignored, is out of date.
+ *   It passes no MCP server `instructions` to the model either (only allowlisted
+ *   servers', `--allow-all-mcp-server-instructions`), so this is how Copilot gets it.
  */
 export function sessionStartAnswer(host: Host, handover: string): string {
   if (!handover) return '';
@@ -138,7 +152,7 @@ export function sessionStartAnswer(host: Host, handover: string): string {
     case 'cursor':
       return JSON.stringify({ additional_context: handover }) + '\n';
     case 'copilot':
-      return '';
+      return JSON.stringify({ additionalContext: handover }) + '\n';
     default:
       return JSON.stringify({ hookSpecificOutput: { hookEventName: 'SessionStart', additionalContext: handover } }) + '\n';
   }

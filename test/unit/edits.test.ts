@@ -33,9 +33,19 @@ describe('edit capture, the pure parts', () => {
     assert.equal(detectHost({ toolName: 'edit', toolArgs: '{}' }, 'copilot'), 'copilot');
     assert.deepEqual(editedFiles({ tool_name: 'Read', tool_input: { file_path: 'a.ts' } }, 'claude-code'), []);
     assert.deepEqual(editedFiles({ toolName: 'create', toolArgs: '{"path":"n.ts"}' }, 'copilot'), ['n.ts']);
-    assert.equal(sessionStartAnswer('copilot', 'x'), '');
+    assert.deepEqual(JSON.parse(sessionStartAnswer('copilot', 'x')), { additionalContext: 'x' });
     assert.equal(sessionStartAnswer('claude-code', ''), '');
     assert.deepEqual(JSON.parse(sessionStartAnswer('gemini', 'hi')), { hookSpecificOutput: { hookEventName: 'SessionStart', additionalContext: 'hi' } });
+  });
+  it("reads Copilot CLI's edit tools as 1.0.102 sends them: apply_patch's toolArgs is the patch text itself", () => {
+    // The payloads as the real CLI sent them (test/agents/copilot.test.ts).
+    const patch = '*** Begin Patch\n*** Update File: src/cart.js\n@@\n-a\n+b\n*** Add File: src/tax.js\n+x\n*** Delete File: src/old.js\n*** End Patch\n';
+    assert.deepEqual(editedFiles({ sessionId: 's', cwd: '/w', toolName: 'apply_patch', toolArgs: patch, toolResult: { resultType: 'success' } }, 'copilot'), ['src/cart.js', 'src/tax.js', 'src/old.js']);
+    assert.deepEqual(editedFiles({ toolName: 'edit', toolArgs: { path: '/w/src/cart.js', old_str: 'a', new_str: 'b' } }, 'copilot'), ['/w/src/cart.js']);
+    assert.deepEqual(editedFiles({ toolName: 'create', toolArgs: { path: '/w/src/tax.js', file_text: '' } }, 'copilot'), ['/w/src/tax.js']);
+    // Text that is no patch, and tools that write nothing, name no file.
+    assert.deepEqual(editedFiles({ toolName: 'apply_patch', toolArgs: 'not a patch\n*** Add File: x' }, 'copilot'), []);
+    assert.deepEqual(editedFiles({ toolName: 'view', toolArgs: { path: '/w/src/cart.js' } }, 'copilot'), []);
   });
   it('makes paths relative to the working tree, through a symlinked root too, and refuses the rest', () => {
     const dir = tempDir('baton-edits-');

@@ -63,7 +63,10 @@ describe("VS Code's agent running Baton's Claude Code and Copilot CLI hooks, wit
     assert.equal(world.run(claudeStart, start).stdout, '', 'the borrowed Claude hook stays silent');
     const own = JSON.parse(world.run(copilotStart, start).stdout) as Obj;
     assert.match(own.hookSpecificOutput.additionalContext, /checkout flake/);
-    // Copilot CLI itself ignores sessionStart output: its own camelCase payload gets none.
-    assert.equal(world.run(copilotStart, { sessionId: 'p-1', timestamp: 1764585000000, cwd: world.repo, source: 'new', initialPrompt: '' }).stdout, '');
+    // Copilot CLI's own camelCase payload (as 1.0.102 sends it) gets the top-level
+    // additionalContext that CLI reads; VS Code keeps its hookSpecificOutput.
+    const cliOwn = JSON.parse(world.run(copilotStart, { sessionId: 'p-1', timestamp: 1764585000000, cwd: world.repo, source: 'new', initialPrompt: '' }).stdout) as Obj;
+    assert.deepEqual(Object.keys(cliOwn), ['additionalContext']);
+    assert.match(cliOwn.additionalContext, /checkout flake/);
   });
 });
