@@ -19,7 +19,8 @@ import { runInVscode } from './vscode';
 import { benchBlame } from './blame';
 import { median, now, timed } from './stats';
 import { writeReport, type Results, type SizeResult } from './report';
-import { indexBytesWithoutText, searchPhase, withoutTextIndex } from './search';
+import { indexBytesWithoutText, searchPhase } from './search';
+import { textCost } from './textCost';
 
 const ROOT = path.resolve(__dirname, '..', '..');
 const CACHE = path.join(ROOT, '.bench');
@@ -156,10 +157,11 @@ function vaultBytes(root: string): { bytes: number; disk: number } {
 
 // ---- index helpers -------------------------------------------------------------------
 
-async function coldBuild(root: string): Promise<{ total: number; open: number; refresh: number; save: number }> {
+/** A build from a deleted `.baton/`; `text` false: without the text index's writes, the other side of its cost. */
+async function coldBuild(root: string, text = true): Promise<{ total: number; open: number; refresh: number; save: number }> {
   fs.rmSync(path.join(root, '.baton'), { recursive: true, force: true });
   const t0 = now();
-  const idx = await SqlIndex.open(new FsVault(root));
+  const idx = await SqlIndex.open(new FsVault(root), { search: { text } });
   const t1 = now();
   await idx.refresh();
   const t2 = now();
@@ -232,6 +234,7 @@ async function alternate(n: number, kinds: Record<string, () => Promise<{ ms: nu
 // ---- the run ------------------------------------------------------------------------
 
 async function main(): Promise<void> {
+  if (process.argv.includes('--text-cost')) return textCost(process.argv.slice(2));
   const opts = parseArgs(process.argv.slice(2));
   const reps = (size: number): number => (opts.quick ? 1 : size >= 100000 ? 5 : size >= 10000 ? 5 : 7);
   const results: Results = {
@@ -270,7 +273,7 @@ async function main(): Promise<void> {
     const noText: number[] = [];
     for (let i = 0; i < reps(v.size); i++) {
       floors.push((await timed(() => ioFloor(v.root))).ms);
-      noText.push((await withoutTextIndex(() => coldBuild(v.root))).total);
+      noText.push((await coldBuild(v.root, false)).total);
       builds.push(await coldBuild(v.root));
       byteFloors.push((await timed(() => byteFloor(v.root))).ms);
     }

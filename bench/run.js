@@ -1,5 +1,6 @@
 #!/usr/bin/env node
 // `npm run bench [-- --sizes 1000,10000,100000] [--notes 100000] [--quick] [--out FILE] [--no-vsix] [--no-vscode]`
+// `npm run bench -- --text-cost [--sizes 100000] [--reps 3]`: the text index's figures alone (bench/textCost.ts)
 //
 // Builds what it measures into .bench/build/, never into dist/ (other work on
 // this tree runs `npm run build` at any moment, and a bundle rewritten under a
@@ -44,7 +45,7 @@ async function main() {
   const dev = stage('dev');
   run(process.execPath, ['esbuild.js'], dev);
   let vsix = '';
-  if (!args.includes('--no-vsix')) {
+  if (!args.includes('--no-vsix') && !args.includes('--text-cost')) {
     const prod = stage('prod');
     run(process.execPath, ['esbuild.js', '--production'], prod);
     vsix = path.join(prod, 'baton.vsix');

@@ -1,7 +1,8 @@
 // The search figures of issue 14: full-text search in process (warm, the
 // extension's kept-open index) and as a CLI call, the index with and without
 // its text index, and a cold build without the text index's writes
-// (BATON_INDEX_TEXT=0, src/adapters/index/textIndex.ts) beside the real one.
+// (SqlIndex.open's `search: { text: false }`, src/adapters/search/textIndex.ts)
+// beside the real one.
 import * as fs from 'fs';
 import * as path from 'path';
 import type { Baton } from '../src/core/baton';
@@ -70,18 +71,6 @@ export async function indexBytesWithoutText(root: string): Promise<number> {
     return db.export().length;
   } finally {
     db.close();
-  }
-}
-
-/** Runs `fn` with the text index's writes switched off. */
-export async function withoutTextIndex<T>(fn: () => Promise<T>): Promise<T> {
-  const saved = process.env.BATON_INDEX_TEXT;
-  process.env.BATON_INDEX_TEXT = '0';
-  try {
-    return await fn();
-  } finally {
-    if (saved === undefined) delete process.env.BATON_INDEX_TEXT;
-    else process.env.BATON_INDEX_TEXT = saved;
   }
 }
 

@@ -6,7 +6,7 @@ import type { TextQuery } from './ports';
 import { queryWords, SEARCH_KINDS, type SearchKind } from './searchText';
 import { parseTime } from './time';
 
-export const DEFAULT_SEARCH_LIMIT = 20;
+const DEFAULT_SEARCH_LIMIT = 20;
 export const MAX_SEARCH_LIMIT = 200;
 
 export interface SearchRequest {

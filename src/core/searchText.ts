@@ -1,6 +1,7 @@
 // The shape of full-text search shared by the index and every door: the
-// kinds of record, the checkpoint fields searched and their weights, and how
-// a query is cut into words. Terms themselves are made in searchTerms.ts.
+// kinds of record, the checkpoint fields searched and their weights, what a
+// word is and how a query is cut into words. Terms themselves are made by the
+// search module (adapters/search/terms.ts).
 import type { Checkpoint } from './model';
 
 export const SEARCH_KINDS = ['checkpoint', 'note', 'plan'] as const;
@@ -33,14 +34,16 @@ export const FIELD_HEADINGS: Record<SearchField, string> = {
   next: 'Next',
 };
 
-const WORD = /[\p{L}\p{N}\p{M}]+/gu;
+/** A word: a run of letters, digits and combining marks, in any script. The one definition, for the index and queries alike. */
+export const WORD_PATTERN = '[\\p{L}\\p{N}\\p{M}]+';
+const WORD = new RegExp(WORD_PATTERN, 'gu');
 
 /** At most this many words of a query are searched for; `queryWords` says when it dropped some. */
-export const MAX_QUERY_WORDS = 32;
+const MAX_QUERY_WORDS = 32;
 
 /**
  * A query's words, once each, lower-cased, as the index cuts words
- * (core/searchTerms.ts). Operators, quotes, brackets, `*`, `-` and `:` are no
+ * (adapters/search/terms.ts). Operators, quotes, brackets, `*`, `-` and `:` are no
  * words: whatever a person types is looked up word by word, never parsed.
  */
 export function queryWords(query: string): { words: string[]; dropped: number } {

@@ -9,11 +9,12 @@ import * as fs from 'fs';
 import * as path from 'path';
 import { indexRecord, recordOfCheckpoint } from '../../src/adapters/index/indexRecord';
 import { SqlIndex } from '../../src/adapters/index/sqlIndex';
+import type { WorkerOptions } from '../../src/adapters/index/parallelRead';
 import { isCheckpointFileName, parseCheckpoint, renderCheckpoint } from '../../src/adapters/markdown/checkpointFile';
 import { FsVault } from '../../src/adapters/vault/fsVault';
 import { bodyFacts, isEmptyCheckpoint, parseFields, SECTIONS } from '../../src/core/checkpointBody';
 import { checkpointSearchFields, fieldsSearchText, SEARCH_FIELDS, type SearchText } from '../../src/core/searchText';
-import { eachWord } from '../../src/core/searchTerms';
+import { eachWord } from '../../src/adapters/search/terms';
 import type { IndexRecord } from '../../src/adapters/index/indexRecord';
 import type { Checkpoint } from '../../src/core/model';
 import { normalizeTouchPath } from '../../src/core/touching';
@@ -192,27 +193,21 @@ describe('the index answers "which checkpoints touched this file" as the contrac
   });
 
   it('builds the same index when worker threads read and parse (a cold build of a big vault), with or without this thread helping', async () => {
-    const build = async (env: Record<string, string>): Promise<{ index: SqlIndex; byWorkers: number }> => {
+    const build = async (workers: WorkerOptions): Promise<{ index: SqlIndex; byWorkers: number }> => {
       const copy = tempDir('baton-touch-copy-');
       fs.cpSync(path.join(root, 'sessions'), path.join(copy, 'sessions'), { recursive: true });
-      const saved = Object.fromEntries(Object.keys(env).map((k) => [k, process.env[k]]));
-      Object.assign(process.env, env);
       try {
-        const index = await SqlIndex.open(new FsVault(copy));
+        const index = await SqlIndex.open(new FsVault(copy), { workers });
         const stats = await index.refresh();
         assert.ok(stats.checkpointsParsed > 400, JSON.stringify(stats));
         return { index, byWorkers: stats.checkpointsReadInWorkers };
       } finally {
-        for (const [k, v] of Object.entries(saved)) {
-          if (v === undefined) delete process.env[k];
-          else process.env[k] = v;
-        }
         fs.rmSync(copy, { recursive: true, force: true });
       }
     };
-    const { index: inline, byWorkers: inlineByWorkers } = await build({ BATON_INDEX_WORKER: '0' });
-    const { index: workersOnly, byWorkers } = await build({ BATON_INDEX_WORKER: '1', BATON_INDEX_STEAL: '0' });
-    const { index: together } = await build({ BATON_INDEX_WORKER: '1', BATON_INDEX_WORKERS: '2' });
+    const { index: inline, byWorkers: inlineByWorkers } = await build({ mode: 'never' });
+    const { index: workersOnly, byWorkers } = await build({ mode: 'always', steal: false });
+    const { index: together } = await build({ mode: 'always', count: 2 });
     try {
       assert.equal(inlineByWorkers, 0);
       assert.ok(byWorkers >= inline.checkpointCount(), `the workers read every file (${byWorkers})`);

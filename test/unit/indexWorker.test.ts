@@ -36,17 +36,10 @@ function sameIndex(a: SqlIndex, b: SqlIndex): void {
 /** The index this thread builds alone, of a copy of `root`'s sessions (left for the snippets, which are read from the files). */
 async function inlineIndex(root: string, copy: string): Promise<SqlIndex> {
   fs.cpSync(path.join(root, 'sessions'), path.join(copy, 'sessions'), { recursive: true });
-  const saved = process.env.BATON_INDEX_WORKER;
-  process.env.BATON_INDEX_WORKER = '0';
-  try {
-    const index = await SqlIndex.open(new FsVault(copy));
-    const stats = await index.refresh();
-    assert.equal(stats.checkpointsReadInWorkers, 0);
-    return index;
-  } finally {
-    if (saved === undefined) delete process.env.BATON_INDEX_WORKER;
-    else process.env.BATON_INDEX_WORKER = saved;
-  }
+  const index = await SqlIndex.open(new FsVault(copy), { workers: { mode: 'never' } });
+  const stats = await index.refresh();
+  assert.equal(stats.checkpointsReadInWorkers, 0);
+  return index;
 }
 
 /**
@@ -106,8 +99,8 @@ describe('the cold build’s worker threads, as shipped', function () {
 
   it('`baton index` from a fresh .baton/ reads every file in dist/indexWorker.js and builds the same index', async () => {
     assert.ok(fs.existsSync(path.join(path.dirname(CLI), 'indexWorker.js')), 'esbuild.js builds the worker beside the CLI');
-    // Workers only, and (BATON_INDEX_WORKER=1) a worker that cannot start or fails is an error.
-    const r = await cli(['index'], { vault: root, env: { BATON_INDEX_WORKER: '1', BATON_INDEX_STEAL: '0' } });
+    // Workers only, and (BATON_INDEX_WORKER=1, read by app/openBaton.ts) a worker that cannot start or fails is an error.
+    const r = await cli(['index'], { vault: root, env: { BATON_INDEX_WORKER: '1' } });
     assert.equal(r.code, 0, r.stderr);
     assert.match(r.stdout, new RegExp(`Indexed ${inline.checkpointCount()} checkpoint`));
     const saved = await SqlIndex.open(new FsVault(root));
@@ -155,24 +148,11 @@ describe('the cold build’s worker threads, as shipped', function () {
     }
   });
 
-  /** Runs `fn` with BATON_INDEX_WORKER=1 and BATON_INDEX_STEAL=0: the workers read every file, or it fails. */
-  async function workersOnly<T>(fn: () => Promise<T>): Promise<T> {
-    const saved = { BATON_INDEX_WORKER: process.env.BATON_INDEX_WORKER, BATON_INDEX_STEAL: process.env.BATON_INDEX_STEAL };
-    Object.assign(process.env, { BATON_INDEX_WORKER: '1', BATON_INDEX_STEAL: '0' });
-    try {
-      return await fn();
-    } finally {
-      for (const [k, v] of Object.entries(saved)) {
-        if (v === undefined) delete process.env[k];
-        else process.env[k] = v;
-      }
-    }
-  }
-
   it('under tsx, in this process, the workers run indexWorker.ts from source', async () => {
-    const index = await SqlIndex.open(new FsVault(root));
+    // Workers only, and a worker that cannot start or fails is an error.
+    const index = await SqlIndex.open(new FsVault(root), { workers: { mode: 'always', steal: false } });
     try {
-      const stats = await workersOnly(() => index.refresh());
+      const stats = await index.refresh();
       assert.equal(stats.checkpointsReadInWorkers, stats.checkpointsParsed);
       sameIndex(index, inline);
     } finally {
@@ -181,16 +161,12 @@ describe('the cold build’s worker threads, as shipped', function () {
   });
 
   it('a worker that stops holding the terms of the batches it was to cut last: this thread cuts them, and the index is the same', async () => {
-    process.env.BATON_INDEX_WORKER_DIE_AT_DRAIN = '1';
-    process.env.BATON_INDEX_STEAL = '0';
-    const index = await SqlIndex.open(new FsVault(root));
+    const index = await SqlIndex.open(new FsVault(root), { workers: { steal: false, dieAtDrain: true } });
     try {
       const stats = await index.refresh();
       assert.ok(stats.checkpointsReadInWorkers > 0, 'a worker read the files (this test needs two cores)');
       sameIndex(index, inline);
     } finally {
-      delete process.env.BATON_INDEX_WORKER_DIE_AT_DRAIN;
-      delete process.env.BATON_INDEX_STEAL;
       index.close();
     }
   });
@@ -199,14 +175,23 @@ describe('the cold build’s worker threads, as shipped', function () {
     let out = '';
     let err = '';
     const io = { cwd: root, env: { ...process.env, BATON_VAULT: root }, out: (t: string) => void (out += t), err: (t: string) => void (err += t), stdin: async () => '' };
-    const code = await workersOnly(() => run(['index', '--vault', root], io));
+    // The CLI opens Baton through app/openBaton.ts, which reads the switch from this process's environment.
+    const saved = process.env.BATON_INDEX_WORKER;
+    process.env.BATON_INDEX_WORKER = '1';
+    let code: number;
+    try {
+      code = await run(['index', '--vault', root], io);
+    } finally {
+      if (saved === undefined) delete process.env.BATON_INDEX_WORKER;
+      else process.env.BATON_INDEX_WORKER = saved;
+    }
     assert.equal(code, 0, err);
     assert.match(out, new RegExp(`Indexed ${inline.checkpointCount()} checkpoint`));
-    const saved = await SqlIndex.open(new FsVault(root));
+    const built = await SqlIndex.open(new FsVault(root));
     try {
-      sameIndex(saved, inline);
+      sameIndex(built, inline);
     } finally {
-      saved.close();
+      built.close();
     }
   });
 });

@@ -5,12 +5,13 @@ import { openBaton } from '../../src/app/openBaton';
 import { loadSqlJs } from '../../src/adapters/index/sqlJs';
 import { SCHEMA } from '../../src/adapters/index/schema';
 import { Statements } from '../../src/adapters/index/statements';
-import { eachPosting, MAX_TF, PostingWriter } from '../../src/adapters/index/postings';
-import { MERGE_LIMITS, TextIndex, type MergeLimits } from '../../src/adapters/index/textIndex';
+import { eachPosting, MAX_TF, PostingWriter } from '../../src/adapters/search/postings';
+import { MERGE_LIMITS, TextIndex, type MergeLimits } from '../../src/adapters/search/textIndex';
 import type { SqlIndex } from '../../src/adapters/index/sqlIndex';
-import { snippetOf } from '../../src/core/searchSnippet';
+import { snippetOf } from '../../src/adapters/search/snippet';
 import fc from 'fast-check';
-import { docTerms, eachWord, termId, termNames, termOf } from '../../src/core/searchTerms';
+import { eachWord, searchTextTerms, termId, termNames, termOf, textTerms } from '../../src/adapters/search/terms';
+import { DEAD_END_FIELD, FIELD_WEIGHTS, SEARCH_FIELDS, WORD_PATTERN } from '../../src/core/searchText';
 import { tempVault, type TempVault } from './support/tempVault';
 
 describe('the text index: segments, dead documents and merges (real sql.js)', () => {
@@ -19,7 +20,7 @@ describe('the text index: segments, dead documents and merges (real sql.js)', ()
     const db = new SQL.Database();
     db.run(SCHEMA);
     const sql = new Statements(db);
-    const text = new TextIndex(sql, { ...MERGE_LIMITS, ...limits });
+    const text = new TextIndex(sql, { merge: { ...MERGE_LIMITS, ...limits } });
     text.load();
     return {
       sql,
@@ -41,11 +42,11 @@ describe('the text index: segments, dead documents and merges (real sql.js)', ()
 
   it('writes each refresh as a segment of its own, and merges the tail once there are too many', async () => {
     const t = await index({ maxSegments: 3, tailMin: 1e9, deadMin: 1e9 });
-    t.write(() => t.text.putNote(1, 'alpha base'));
+    t.write(() => t.text.put('note', 1, 'alpha base'));
     assert.deepEqual(t.segs(), [0], 'the first refresh writes the base');
-    for (let i = 2; i <= 4; i++) t.write(() => t.text.putNote(i, `alpha number ${i}`));
+    for (let i = 2; i <= 4; i++) t.write(() => t.text.put('note', i, `alpha number ${i}`));
     assert.deepEqual(t.segs(), [0, 1, 2, 3], 'one segment per refresh, nothing rewritten');
-    t.write(() => t.text.putNote(5, 'alpha five'));
+    t.write(() => t.text.put('note', 5, 'alpha five'));
     assert.deepEqual(t.segs(), [0, 1], 'four segments past the base are merged into one');
     assert.deepEqual(t.docs('alpha'), [5, 9, 13, 17, 21]);
     assert.deepEqual(t.docs('number'), [9, 13, 17]);
@@ -54,14 +55,14 @@ describe('the text index: segments, dead documents and merges (real sql.js)', ()
   it('marks a removed document dead, skips it, and drops it from the lists at a full merge', async () => {
     const t = await index({ deadMin: 2, deadShare: 0, tailMin: 1e9 });
     t.write(() => {
-      for (let i = 1; i <= 4; i++) t.text.putNote(i, `beta ${i}`);
+      for (let i = 1; i <= 4; i++) t.text.put('note', i, `beta ${i}`);
     });
-    t.write(() => t.text.removeNote(1));
+    t.write(() => t.text.remove('note', 1));
     assert.deepEqual(t.docs('beta'), [9, 13, 17]);
     assert.equal(t.sql.rows('SELECT docid FROM text_dead').length, 1, 'kept as dead, the lists not rewritten');
     t.write(() => {
-      t.text.removeNote(2);
-      t.text.removeNote(3);
+      t.text.remove('note', 2);
+      t.text.remove('note', 3);
     });
     assert.equal(t.sql.rows('SELECT docid FROM text_dead').length, 0, 'three dead is past the limit: merged');
     const stored: number[] = [];
@@ -72,19 +73,19 @@ describe('the text index: segments, dead documents and merges (real sql.js)', ()
 
   it('merges everything into the base once the tail outgrows its share', async () => {
     const t = await index({ maxSegments: 100, tailMin: 0, tailShare: 1, deadMin: 1e9 });
-    t.write(() => t.text.putNote(1, 'gamma delta epsilon'));
-    t.write(() => t.text.putNote(2, 'gamma'));
+    t.write(() => t.text.put('note', 1, 'gamma delta epsilon'));
+    t.write(() => t.text.put('note', 2, 'gamma'));
     assert.deepEqual(t.segs(), [0, 1]);
-    t.write(() => t.text.putNote(3, 'gamma zeta eta theta'));
+    t.write(() => t.text.put('note', 3, 'gamma zeta eta theta'));
     assert.deepEqual(t.segs(), [0], 'five tail postings outgrow three in the base');
     assert.deepEqual(t.docs('gamma'), [5, 9, 13]);
   });
 
   it('drops what a rolled-back refresh had added', async () => {
     const t = await index({});
-    t.write(() => t.text.putNote(1, 'kept'));
+    t.write(() => t.text.put('note', 1, 'kept'));
     t.sql.run('BEGIN');
-    t.text.putNote(2, 'lost words');
+    t.text.put('note', 2, 'lost words');
     t.sql.run('ROLLBACK');
     t.text.load();
     t.write(() => undefined);
@@ -204,20 +205,75 @@ describe('posting lists', () => {
 });
 
 describe('terms', () => {
-  it('are the same whether counted for the index (by hand) or cut for a snippet or a query (by the regex)', () => {
+  it('are cut at the words WORD_PATTERN finds, and no others (the scanner’s classes are learnt from it)', () => {
+    const words = fc.constantFrom('Mocking', 'caché', 'Ｔｅｓｔ', 'кэш', 'ΣΊΣΥΦΟΣ', '𝐁old', '𖠀', 'e\u0301', '①', '—', '🚀', '\ud800', '\udc00', 'p99', 'x', '中文字', 'a'.repeat(140));
+    const text = fc.array(fc.oneof(words, fc.string({ unit: 'binary', maxLength: 12 })), { maxLength: 14 }).map((parts) => parts.join(''));
+    fc.assert(
+      fc.property(text, (t) => {
+        const cut: string[] = [];
+        eachWord(t, (s, e, term) => cut.push(`${s}-${e}:${term}`));
+        const want = [...t.matchAll(new RegExp(WORD_PATTERN, 'gu'))].map((m) => [m.index, m.index + m[0].length, termOf(m[0])] as const).filter(([, , term]) => term !== '');
+        assert.deepEqual(cut, want.map(([s, e, term]) => `${s}-${e}:${term}`), JSON.stringify(t));
+      }),
+      { numRuns: 3000 },
+    );
+  });
+
+  it('are the same whether counted for the index (by word number) or cut for a snippet or a query (word by word)', () => {
     const words = fc.constantFrom('Mocking', 'caché', 'Ｔｅｓｔ', 'кэш', 'ΣΊΣΥΦΟΣ', '𝐁old', 'e\u0301', '①', '—', '🚀', '\ud800', 'p99', 'x');
     const text = fc.array(fc.oneof(words, fc.string({ unit: 'binary', maxLength: 12 })), { maxLength: 12 }).map((parts) => parts.join(' '));
     fc.assert(
       fc.property(text, (t) => {
         const byRegex = new Map<string, number>();
         eachWord(t, (_s, _e, term) => byRegex.set(term, (byRegex.get(term) ?? 0) + 1));
-        const doc = docTerms([t], [1]);
+        const doc = textTerms(t);
         const byHand = new Map<string, number>();
         for (let k = 0; k < doc.count; k++) byHand.set(termNames[doc.ids[k]], doc.tfs[k]);
         assert.deepEqual([...byHand].sort(), [...byRegex].sort(), JSON.stringify(t));
         assert.equal(doc.length, [...byRegex.values()].reduce((a, b) => a + b, 0));
       }),
       { numRuns: 2000 },
+    );
+  });
+
+  it('are counted from stretches of a text as from each stretch on its own, weighted, the dead end’s twinned', () => {
+    const part = fc.oneof(fc.constantFrom('Mocking', 'caché', 'кэш', '𝐁old', '①', '—', '\ud800', ' ', '\n', 'p99'), fc.string({ unit: 'binary', maxLength: 8 }));
+    const stretched = fc
+      .tuple(fc.array(part, { maxLength: 20 }), fc.array(fc.tuple(fc.nat(), fc.nat(), fc.nat({ max: SEARCH_FIELDS.length - 1 })), { maxLength: 6 }))
+      .map(([parts, cuts]) => {
+        const text = parts.join('');
+        // Stretches anywhere, even inside a word (the word then stops at the stretch's end, as its slice
+        // would), but not inside a surrogate pair: a stretch is whole lines of a decoded file.
+        const inPair = (i: number): boolean => i > 0 && i < text.length && /[\ud800-\udbff]/.test(text[i - 1]) && /[\udc00-\udfff]/.test(text[i]);
+        const pieces = cuts.flatMap(([a, b, f]) => {
+          let from = text.length ? a % text.length : 0;
+          if (inPair(from)) from -= 1;
+          let to = from + (text.length ? b % (text.length - from + 1) : 0);
+          if (inPair(to)) to += 1;
+          return [from, to, f];
+        });
+        return { text, pieces };
+      });
+    const counted = (ids: Int32Array, tfs: Float64Array, n: number): string[] => Array.from({ length: n }, (_, k) => `${termNames[ids[k]]}:${tfs[k]}`).sort();
+    fc.assert(
+      fc.property(stretched, (src) => {
+        const want = new Map<string, number>();
+        let length = 0;
+        for (let p = 0; p < src.pieces.length; p += 3) {
+          const f = src.pieces[p + 2];
+          const d = textTerms(src.text.slice(src.pieces[p], src.pieces[p + 1]));
+          length += d.length * FIELD_WEIGHTS[f];
+          for (let k = 0; k < d.count; k++) {
+            const t = termNames[d.ids[k]];
+            want.set(t, (want.get(t) ?? 0) + d.tfs[k] * FIELD_WEIGHTS[f]);
+            if (f === DEAD_END_FIELD) want.set(`~${t}`, (want.get(`~${t}`) ?? 0) + d.tfs[k]);
+          }
+        }
+        const got = searchTextTerms(src, FIELD_WEIGHTS, DEAD_END_FIELD);
+        assert.deepEqual(counted(got.ids, got.tfs, got.count), [...want].map(([t, n]) => `${t}:${n}`).sort(), JSON.stringify(src));
+        assert.equal(got.length, length);
+      }),
+      { numRuns: 1000 },
     );
   });
 });

@@ -1,10 +1,10 @@
 // The checkpoints table and what goes with each row: its touched paths
-// (pathTouches.ts) and its search terms (textIndex.ts). The refresh
+// (pathTouches.ts) and its search terms (the search module: adapters/search/). The refresh
 // (indexWriter.ts) decides what to read; this writes and removes rows.
+import type { SearchPort } from '../search';
 import type { IndexRecord } from './indexRecord';
 import type { PathTouches } from './pathTouches';
 import type { Statements } from './statements';
-import type { TextIndex } from './textIndex';
 import { TextRows } from './textRows';
 import { packIds, unpackIds } from './touches';
 import type { Stat } from './vaultFiles';
@@ -20,12 +20,12 @@ export interface StoredCheckpoint {
 }
 
 /** What a row holds of a record: `failed` joined by newlines, the paths as ids. */
-export type RowFields = Omit<IndexRecord, 'paths' | 'failed' | 'search'> & { failed: string };
+type RowFields = Omit<IndexRecord, 'paths' | 'failed' | 'search'> & { failed: string };
 
 export class CheckpointRows extends TextRows {
   constructor(
     sql: Statements,
-    text: TextIndex,
+    text: SearchPort,
     private readonly paths: PathTouches,
   ) {
     super(sql, text);
@@ -34,7 +34,7 @@ export class CheckpointRows extends TextRows {
   /** A checkpoint read on this thread: its row, touches and terms. */
   putRecord(scope: number, fileName: string, st: Stat, rec: IndexRecord): void {
     const id = this.put(scope, fileName, st, { ...rec, failed: rec.failed.join('\n') }, rec.paths.map((raw) => this.paths.idOfRaw(raw)));
-    if (rec.search) this.text.putCheckpoint(id, rec.search);
+    if (rec.search) this.text.put('checkpoint', id, rec.search);
   }
 
   /**
@@ -72,6 +72,6 @@ export class CheckpointRows extends TextRows {
   remove(cp: StoredCheckpoint): void {
     for (const pid of unpackIds(cp.paths)) this.paths.remove(pid, cp.id);
     this.sql.run('DELETE FROM checkpoints WHERE id = ?', [cp.id]);
-    this.text.removeCheckpoint(cp.id);
+    this.text.remove('checkpoint', cp.id);
   }
 }

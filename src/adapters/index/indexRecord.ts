@@ -13,7 +13,7 @@ export type { IndexRecord };
 /**
  * The record through the real parser: the reference, and the fallback. None
  * of it depends on the scope. `search`: with what full-text search indexes
- * (a build without the text index reads none: BATON_INDEX_TEXT=0).
+ * (a build without the text index reads none: SearchOptions.text).
  */
 export function recordOfCheckpoint(text: string, id: string, search = true): IndexRecord {
   const cp = parseCheckpointSlow(text, id, '');

@@ -4,23 +4,22 @@
 // same modules as the main thread (indexRecord.ts), the real parser included,
 // so a file the fast reader gives up on is parsed here too.
 import { parentPort, workerData } from 'worker_threads';
+import { listBuffers } from '../search';
 import { indexRecord } from './indexRecord';
 import { readCapped, type Scratch } from './vaultFiles';
-import { BatchWriter, listBuffers, type ToWorker, type WorkerConfig } from './workerBatch';
+import { BatchWriter, type ToWorker, type WorkerConfig } from './workerBatch';
 
-const { cap, laterBytes, search } = workerData as WorkerConfig;
-const writer = new BatchWriter();
+const { cap, laterBytes, search, dieAtDrain } = workerData as WorkerConfig;
+const writer = new BatchWriter(laterBytes);
 const scratch: Scratch = { buf: Buffer.allocUnsafe(64 * 1024) };
 
 parentPort?.on('message', (msg: ToWorker) => {
   if ('drain' in msg) {
-    // A test's knob: a worker that dies holding the terms it was to send (parallelRead.ts reads them again).
-    if (process.env.BATON_INDEX_WORKER_DIE_AT_DRAIN === '1') process.exit(9);
-    writer.drain((terms) => parentPort?.postMessage(terms, listBuffers(terms.lists)));
+    if (dieAtDrain) process.exit(9);
+    writer.terms.drain((terms) => parentPort?.postMessage(terms, listBuffers(terms.lists)));
     return;
   }
-  // The text kept for later is bounded: past that, a batch's terms are cut at once.
-  const later = msg.later && search && writer.held < laterBytes;
+  const later = msg.later && search && writer.terms.roomForLater;
   for (const { file, id } of msg.files) {
     const read = readCapped(file, cap, scratch);
     if (read) writer.record(read.stat, indexRecord(read.text, id, search), later);

@@ -19,13 +19,13 @@ import type { FsVault } from '../vault/fsVault';
 import { NOTES_FILE, PLANS_DIR } from '../vault/fsVault';
 import { indexRecord } from './indexRecord';
 import { CheckpointRows, type StoredCheckpoint } from './checkpointRows';
-import { readInWorkers, worthAWorker, type WorkersRead } from './parallelRead';
+import { readInWorkers, worthAWorker, type WorkerOptions, type WorkersRead } from './parallelRead';
 import { BULK_INDEXES, DROP_BULK_INDEXES } from './schema';
 import type { Statements } from './statements';
 import { PathTouches } from './pathTouches';
 import { readCheckpointTextSync, WHOLE_CAP } from '../vault/checkpointText';
 import { LISTING_COST, RACY_MS, statOf, subdirs, type Stat } from './vaultFiles';
-import { TextIndex } from './textIndex';
+import { openSearch, type SearchOptions, type SearchPort } from '../search';
 import { PlanRows } from './planRows';
 import { NoteRows } from './noteRows';
 import { listScopes, withRoom, type Listed } from './roomyBuild';
@@ -49,7 +49,13 @@ const STAT_COST = 256;
  */
 const BULK_CACHE_KIB = -1024 * 1024;
 /** Longest stretch of synchronous work before the event loop gets a turn. */
-const SLICE_MS = Number(process.env.SLICE_MS ?? 15);
+const SLICE_MS = 15;
+
+/** What the index's owner chooses (app/openBaton.ts passes it down): full-text search's options, and how a cold build uses workers. */
+export interface IndexOptions {
+  search?: SearchOptions;
+  workers?: WorkerOptions;
+}
 
 interface ScopeRow {
   id: number;
@@ -97,7 +103,7 @@ export class IndexWriter {
   /** A first build's listings of the scope folders, read once before the walk (makeRoom). */
   private listings: Map<string, Listed> | null = null;
   private readonly paths: PathTouches;
-  readonly text: TextIndex;
+  readonly text: SearchPort;
   private readonly plans: PlanRows;
   private readonly notes: NoteRows;
   private readonly checkpoints: CheckpointRows;
@@ -105,9 +111,10 @@ export class IndexWriter {
   constructor(
     private readonly vault: FsVault,
     private readonly sql: Statements,
+    private readonly opts: IndexOptions = {},
   ) {
     this.paths = new PathTouches(sql);
-    this.text = new TextIndex(sql);
+    this.text = openSearch(sql, opts.search);
     this.plans = new PlanRows(sql, this.text);
     this.notes = new NoteRows(sql, this.text);
     this.checkpoints = new CheckpointRows(sql, this.text, this.paths);
@@ -124,8 +131,8 @@ export class IndexWriter {
       this.scopeNames.set(id, name);
     }
     this.text.load();
-    // A docid of the text index may outlive its row (textIndex.ts): ids of its kinds start past every docid it holds.
-    const past = Math.floor(this.text.maxDoc / 4);
+    // A row's postings may outlive it (search/textIndex.ts): ids of every kind start past every id the lists hold.
+    const past = this.text.lastRowId();
     const max = (table: string): number => Number(this.sql.rows<[number | null]>(`SELECT MAX(id) FROM ${table}`)[0]?.[0] ?? 0);
     this.nextScope = max('scopes') + 1;
     this.checkpoints.reset(Math.max(max('checkpoints'), past) + 1);
@@ -333,7 +340,7 @@ export class IndexWriter {
         stats.checkpointsParsed += 1;
       }
     };
-    if (!worthAWorker(deferred.length)) {
+    if (!worthAWorker(deferred.length, this.opts.workers)) {
       for (let i = 0; i < deferred.length; i += 32) {
         here(i, i + 32);
         await this.breathe();
@@ -365,15 +372,16 @@ export class IndexWriter {
           stats.checkpointsParsed += 1;
           return id;
         },
-        workerLists: (lists, ids, terms) => this.text.putWorkerLists(lists, ids, terms),
+        workerLists: (lists, ids, terms) => this.text.putBatch(lists, ids, terms),
         termsHere: (at, id) => {
           // A file changed since it was written here is written again by the next refresh (its stat moved).
           const d = deferred[at];
           const again = readCheckpointTextSync(d.file);
           const search = again && indexRecord(again.text, d.name.slice(0, -3)).search;
-          if (search) this.text.putCheckpoint(id, search);
+          if (search) this.text.put('checkpoint', id, search);
         },
       },
+      this.opts.workers,
     );
     stats.checkpointsReadInWorkers += read.byWorkers;
     this.sliceStart = performance.now();

@@ -8,7 +8,7 @@ import { readNoteLinesSync } from '../vault/notesLines';
 import { RACY_MS, statOf, type Stat } from './vaultFiles';
 
 /** What NoteRows needs of a scope row (indexWriter.ts). */
-export interface NoteScope {
+interface NoteScope {
   id: number;
   /** The notes file as last mirrored; null when there was none. */
   notes: Stat | null;
@@ -42,20 +42,20 @@ export class NoteRows extends TextRows {
     let same = 0;
     while (same < held.length && same < notes.length && held[same][1] === notes[same].agent && held[same][2] === notes[same].ts && held[same][3] === notes[same].text) same++;
     if (same < held.length) {
-      for (let k = same; k < held.length; k++) this.text.removeNote(held[k][0]);
+      for (let k = same; k < held.length; k++) this.text.remove('note', held[k][0]);
       this.sql.run('DELETE FROM notes WHERE scope = ? AND rowid >= ?', [scope.id, held[same][0]]);
     }
     for (const n of notes.slice(same)) {
       const rowid = this.next++;
       this.sql.run('INSERT INTO notes(rowid, scope, agent, ts, text) VALUES (?, ?, ?, ?, ?)', [rowid, scope.id, n.agent, n.ts, n.text]);
-      this.text.putNote(rowid, n.text);
+      this.text.put('note', rowid, n.text);
     }
     this.setStat(scope, st);
     return { changed: !prev || prev.mtime !== st.mtime || prev.size !== st.size, read: st.size };
   }
 
   forget(scope: NoteScope): void {
-    for (const [rowid] of this.sql.rows<[number]>('SELECT rowid FROM notes WHERE scope = ?', [scope.id])) this.text.removeNote(rowid);
+    for (const [rowid] of this.sql.rows<[number]>('SELECT rowid FROM notes WHERE scope = ?', [scope.id])) this.text.remove('note', rowid);
     this.sql.run('DELETE FROM notes WHERE scope = ?', [scope.id]);
   }
 

@@ -12,10 +12,11 @@ import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 import { Worker } from 'worker_threads';
-import { eachFile, PathTable, TermTable, type BatchRequest, type BatchResult, type BatchTerms, type ReadRequest, type ToWorker, type WorkerConfig, type WorkerFile, type WorkerLists } from './workerBatch';
+import { TermTable, type BatchTerms, type WorkerLists } from '../search';
+import { eachFile, PathTable, type BatchRequest, type BatchResult, type ReadRequest, type ToWorker, type WorkerConfig, type WorkerFile } from './workerBatch';
 
 /** Where the files go, in whatever order they are read. */
-export interface ReadSink {
+interface ReadSink {
   /**
    * File `at` as a worker read it; null when it could not be read. Returns the
    * id of the checkpoint written whose terms are the worker's (-1: none).
@@ -41,6 +42,25 @@ export interface WorkersRead {
   finish(): Promise<void>;
   /** Stops the workers without waiting (a refresh that failed). */
   stop(): Promise<void>;
+}
+
+/** How a cold build uses workers: passed down from SqlIndex.open (app/openBaton.ts says where from). */
+export interface WorkerOptions {
+  /**
+   * 'auto' (the default): workers for a build of 2000 files or more on two
+   * cores; 'never'; 'always': workers however few the files, and a worker that
+   * cannot be found or fails is an error, not a quiet fallback (tests use it
+   * to be sure the workers did the reading).
+   */
+  mode?: 'auto' | 'never' | 'always';
+  /** Workers to start (default one per core beyond this one; at most 4 either way). */
+  count?: number;
+  /** False: this thread reads none of the files, the workers read them all (default true). */
+  steal?: boolean;
+  /** A test's failure: each worker exits when told to drain, holding the terms it was to send. */
+  dieAtDrain?: boolean;
+  /** The worker to start instead of the one beside this code (null: none there; a test's missing worker). */
+  script?: WorkerScript | null;
 }
 
 /** How to start a worker: a file, or (from source) code that loads one. */
@@ -79,12 +99,10 @@ function cores(): number {
 
 /**
  * Whether a cold build of this many files is worth workers: they take a few
- * tens of ms to start, and need a second core. BATON_INDEX_WORKER=0 never uses
- * them, =1 always does (tests; see `readInWorkers`).
+ * tens of ms to start, and need a second core (WorkerOptions.mode overrides).
  */
-export function worthAWorker(files: number): boolean {
-  const env = process.env.BATON_INDEX_WORKER;
-  if (env === '0' || env === '1') return env === '1';
+export function worthAWorker(files: number, opts: WorkerOptions = {}): boolean {
+  if (opts.mode === 'never' || opts.mode === 'always') return opts.mode === 'always';
   return files >= 2000 && cores() >= 2;
 }
 
@@ -92,10 +110,10 @@ export function worthAWorker(files: number): boolean {
  * The share of a cold build's files whose terms the workers cut last, once
  * every file is read: about as long as what this thread then does alone
  * (touched paths, secondary indexes) keeps it, on the bench's vaults
- * (BENCHMARKS.md). BATON_INDEX_LATER gives another (0: none), for the bench.
+ * (BENCHMARKS.md).
  */
-const LATER_SHARE = Number(process.env.BATON_INDEX_LATER ?? 0.25);
-/** The most bytes of text a worker keeps for later (termBacklog.ts). */
+const LATER_SHARE = 0.25;
+/** The most bytes of text a worker keeps for later (search/termBacklog.ts). */
 const LATER_BYTES = 48 * 1024 * 1024;
 
 const nextTurn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
@@ -132,16 +150,15 @@ interface Reader {
  * search text when `search` (IndexRecord); resolves when
  * every file is written, the terms of the last batches still to come (see
  * LATER_SHARE): `finish` waits for them. This thread yields to the event loop
- * between batches. BATON_INDEX_STEAL=0 leaves every file to the workers, and
- * with BATON_INDEX_WORKER=1 a worker that cannot be found or fails is an
- * error, not a quiet fallback: tests use both to be sure the workers did the reading.
+ * between batches. How workers are used, and whether this thread reads too,
+ * is `opts` (WorkerOptions).
  */
-export async function readInWorkers(files: ReadRequest[], cap: number, search: boolean, sink: ReadSink): Promise<WorkersRead> {
-  const count = Math.max(1, Math.min(4, Number(process.env.BATON_INDEX_WORKERS) || cores() - 1));
-  const steal = process.env.BATON_INDEX_STEAL !== '0';
-  const strict = process.env.BATON_INDEX_WORKER === '1';
-  const script = workerScript();
-  if (!script && strict) throw new Error(`No index worker beside ${__filename} (BATON_INDEX_WORKER=1 asks for one).`);
+export async function readInWorkers(files: ReadRequest[], cap: number, search: boolean, sink: ReadSink, opts: WorkerOptions = {}): Promise<WorkersRead> {
+  const count = Math.max(1, Math.min(4, opts.count ?? cores() - 1));
+  const steal = opts.steal ?? true;
+  const strict = opts.mode === 'always';
+  const script = opts.script === undefined ? workerScript() : opts.script;
+  if (!script && strict) throw new Error(`No index worker beside ${__filename} (workers were required).`);
   const readers: Reader[] = [];
   let alive = script !== null;
   let failure: unknown = null;
@@ -165,7 +182,7 @@ export async function readInWorkers(files: ReadRequest[], cap: number, search: b
     }
     settledTerms();
   };
-  const config: WorkerConfig = { cap, laterBytes: LATER_BYTES, search };
+  const config: WorkerConfig = { cap, laterBytes: LATER_BYTES, search, dieAtDrain: opts.dieAtDrain };
   try {
     for (let i = 0; script && i < count; i++) {
       // A generous young generation: the reader allocates a string per file and little that lives long.

@@ -12,7 +12,7 @@ import { TextRows } from './textRows';
 import { LISTING_COST, RACY_MS, readCapped, statOf } from './vaultFiles';
 
 /** What PlanRows needs of a scope row (indexWriter.ts). */
-export interface PlanScope {
+interface PlanScope {
   id: number;
   name: string;
   dir: string;
@@ -50,7 +50,7 @@ export class PlanRows extends TextRows {
     let changed = false;
     const drop = (id: number): void => {
       this.sql.run('DELETE FROM plans WHERE id = ?', [id]);
-      this.text.removePlan(id);
+      this.text.remove('plan', id);
       changed = true;
     };
     const names = new Set(files.map((f) => f.slice(0, -3)));
@@ -73,7 +73,7 @@ export class PlanRows extends TextRows {
         plan.ts,
         plan.title,
       ]);
-      this.text.putPlan(id, plan.text);
+      this.text.put('plan', id, plan.text);
       changed = true;
     }
     this.setMtime(scope, st && Date.now() - st.mtime > RACY_MS ? st.mtime : -1);
@@ -81,7 +81,7 @@ export class PlanRows extends TextRows {
   }
 
   forget(scope: PlanScope): void {
-    for (const [id] of this.sql.rows<[number]>('SELECT id FROM plans WHERE scope = ?', [scope.id])) this.text.removePlan(id);
+    for (const [id] of this.sql.rows<[number]>('SELECT id FROM plans WHERE scope = ?', [scope.id])) this.text.remove('plan', id);
     this.sql.run('DELETE FROM plans WHERE scope = ?', [scope.id]);
   }
 

@@ -1,3 +1,5 @@
+import { SEARCH_SCHEMA } from '../search';
+
 // Bump SCHEMA_VERSION whenever a table changes: an index of another version is
 // dropped and rebuilt from the vault, which is always safe because it is a cache.
 export const SCHEMA_VERSION = 9;
@@ -20,11 +22,11 @@ export const SCHEMA_VERSION = 9;
 // notes        a mirror of every uncommitted.md, in file order.
 // plans        one row per plan file (`plans/` of a scope); `plans_mtime` of
 //              its scope is that folder's mtime when trusted (null: none seen).
-// terms        the full-text index (textIndex.ts): per term and segment, the
-//              posting list of the documents holding it (postings.ts) and
-//              its length `n`. A
+// terms        the full-text index (adapters/search/textIndex.ts, which owns
+//              these three tables): per term and segment, the posting list of
+//              the documents holding it (postings.ts) and its length `n`. A
 //              document is a checkpoint, an open note or a plan; its docid is
-//              the row's id times 4 plus its kind (DOC_KIND), so no table maps
+//              the row's id times 4 plus its kind (search/docIds.ts), so no table maps
 //              them. No text is stored: a hit's snippet is cut from its file.
 // text_dead    docids removed since the last full merge: their postings are
 //              still stored, and skipped.
@@ -39,14 +41,7 @@ CREATE TABLE notes(scope INTEGER NOT NULL, agent TEXT NOT NULL, ts INTEGER NOT N
 CREATE INDEX notes_scope ON notes(scope);
 CREATE TABLE plans(id INTEGER PRIMARY KEY, scope INTEGER NOT NULL, name TEXT NOT NULL, mtime REAL NOT NULL, size INTEGER NOT NULL,
   agent TEXT NOT NULL, ts INTEGER NOT NULL, title TEXT NOT NULL);
-CREATE TABLE terms(term TEXT NOT NULL, seg INTEGER NOT NULL, n INTEGER NOT NULL, postings BLOB NOT NULL, PRIMARY KEY(term, seg));
-CREATE TABLE text_dead(docid INTEGER PRIMARY KEY);
-CREATE TABLE text_lengths(chunk INTEGER PRIMARY KEY, lengths BLOB NOT NULL);
-`;
-
-/** A full-text row's kind, in its docid's two low bits. */
-export const DOC_KIND = { checkpoint: 0, note: 1, plan: 2 } as const;
-export const docId = (id: number, kind: keyof typeof DOC_KIND): number => id * 4 + DOC_KIND[kind];
+${SEARCH_SCHEMA}`;
 
 /**
  * The indexes a bulk load drops first and builds after the last row (one sort

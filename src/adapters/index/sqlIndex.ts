@@ -11,17 +11,15 @@ import type { DeadEnd, IndexPort, RefreshStats, ScopeNote, ScopeSummary, TextHit
 import { VaultWriteError } from '../../core/errors';
 import { ensureDir, writeAtomic } from '../vault/atomicFile';
 import type { FsVault } from '../vault/fsVault';
-import { IndexWriter } from './indexWriter';
+import { IndexWriter, type IndexOptions } from './indexWriter';
 import { BULK_INDEXES, SCHEMA, SCHEMA_VERSION } from './schema';
 import { configure, loadSqlJs } from './sqlJs';
-import { searchText, SearchScratch, type ReadFields } from './searchQuery';
-import { readCheckpointTextSync, WHOLE_CAP } from '../vault/checkpointText';
-import { PLANS_DIR } from '../vault/fsVault';
-import { parseCheckpoint, parsePlan } from '../markdown/checkpointFile';
-import { checkpointSearchFields } from '../../core/searchText';
+import { IndexRecords } from './searchRecords';
 import { Statements } from './statements';
 import { touching } from './touchQuery';
-import { readCapped, savedWithin } from './vaultFiles';
+import { savedWithin } from './vaultFiles';
+
+export type { IndexOptions };
 
 export const INDEX_FILE = 'index.sqlite';
 /** Save once the work a saved copy would spare, times this, reaches the database's size... */
@@ -34,13 +32,15 @@ export class SqlIndex implements IndexPort {
   /** Built here from nothing (no saved copy, or one of another schema): always worth saving. */
   private fresh = false;
   private readonly writer: IndexWriter;
-  private readonly scratch = new SearchScratch();
+  private readonly records: IndexRecords;
 
   private constructor(
     private readonly vault: FsVault,
     private readonly sql: Statements,
+    opts: IndexOptions,
   ) {
-    this.writer = new IndexWriter(vault, sql);
+    this.writer = new IndexWriter(vault, sql, opts);
+    this.records = new IndexRecords(vault, sql, () => this.writer.scopeNames);
   }
 
   /** Deletes the saved index, so the next open rebuilds from the vault (nothing is lost: it is a cache). */
@@ -48,7 +48,7 @@ export class SqlIndex implements IndexPort {
     await fs.promises.rm(path.join(vault.dataDir, INDEX_FILE), { force: true });
   }
 
-  static async open(vault: FsVault): Promise<SqlIndex> {
+  static async open(vault: FsVault, opts: IndexOptions = {}): Promise<SqlIndex> {
     const SQL = await loadSqlJs();
     const file = path.join(vault.dataDir, INDEX_FILE);
     let saved = openSaved(SQL, file);
@@ -58,7 +58,7 @@ export class SqlIndex implements IndexPort {
       saved = null;
     }
     const db = saved ?? new SQL.Database();
-    const index = new SqlIndex(vault, new Statements(db));
+    const index = new SqlIndex(vault, new Statements(db), opts);
     index.fresh = saved === null;
     configure(db);
     if (index.version() !== SCHEMA_VERSION) index.reset();
@@ -128,26 +128,13 @@ export class SqlIndex implements IndexPort {
   }
 
   search(query: TextQuery): TextHit[] {
-    return searchText(this.sql, this.writer.text, this.scratch, this.writer.scopeNames, this.readFields, query);
+    return this.writer.text.query(query, this.records);
   }
 
-  /** What the text index holds (textIndex.ts). */
+  /** What the text index holds (search/textIndex.ts). */
   textFigures(): { documents: number; dead: number; segments: number } {
     return this.writer.text.figures();
   }
-
-  /** A hit's text, read back for its snippet: the index stores none (textIndex.ts). */
-  private readonly readFields: ReadFields = (kind, row, project) => {
-    if (kind === 'note') return [row.title];
-    const dir = this.vault.scopeDir(project);
-    if (kind === 'checkpoint') {
-      const read = readCheckpointTextSync(path.join(dir, `${row.name}.md`));
-      // The fields as the parser reads them: the same words as the stretches the index cut them from (core/searchText.ts).
-      return read ? checkpointSearchFields(parseCheckpoint(read.text, row.name, project)) : null;
-    }
-    const read = readCapped(path.join(dir, PLANS_DIR, `${row.name}.md`), WHOLE_CAP);
-    return read ? [parsePlan(read.text, row.name, project).text] : null;
-  };
 
   /** The dead-end row of the checkpoint at `sessions/<scope>/<id>`, if the index holds one. */
   private deadEndRows(slug: string): [string, number, string, string, number][] {

@@ -2,24 +2,15 @@
 // (indexWorker.ts): both sides import this module, so the layout is written
 // once. Messages are compact because copying them was a fifth of a worker's
 // time: a batch's answer is one Float64Array (transferred, not copied) of
-// numbers, three strings per file, and each touched path and each search term
-// only the first time that worker meets it (afterwards a number).
-//
-// The worker cuts the search terms itself (core/searchTerms.ts), the most of
-// what indexing the text costs, and writes the batch's posting lists as the
-// index stores them (postings.ts), its files numbered from 0 in the order it
-// read them. The main thread gives those files consecutive ids, so it moves a
-// list into the index by rewriting its first docid and copying the rest
-// (TextIndex.putWorkerLists): a posting costs this thread nothing. A batch
-// asked for `later` is answered twice: its files at once, its lists once the
-// worker is told it will be sent no more (termBacklog.ts).
+// numbers, three strings per file, and each touched path only the first time
+// that worker meets it (afterwards a number). Its search terms are the search
+// module's (search/workerTerms.ts): cut in the worker, sent as posting lists.
 import type { IndexRecord } from './indexRecord';
 import type { Stat } from './vaultFiles';
-import { searchTextTerms, termNames, type DocTerms } from '../../core/searchTerms';
-import { MAX_TF, PostingWriter } from './postings';
-import { docId } from './schema';
-import { DEAD_END_FIELD, FIELD_WEIGHTS, type SearchText } from '../../core/searchText';
-import { TermBacklog } from './termBacklog';
+import type { SearchText } from '../../core/searchText';
+import { BatchTermWriter, type BatchTerms } from '../search';
+
+export type { BatchTerms };
 
 export interface ReadRequest {
   /** Absolute path. */
@@ -34,8 +25,10 @@ export interface WorkerConfig {
   cap: number;
   /** The most bytes of text a worker keeps for later (termBacklog.ts). */
   laterBytes: number;
-  /** Whether records are read with their search text (a build without the text index reads none: textIndex.ts). */
+  /** Whether records are read with their search text (a build without the text index reads none: search/textIndex.ts). */
   search: boolean;
+  /** A test's failure: the worker exits when told to drain, holding the terms it was to send (parallelRead.ts reads those files again). */
+  dieAtDrain?: boolean;
 }
 
 /** A batch of files for a worker to read; `later`: its terms may wait for `{ drain: true }`. */
@@ -58,33 +51,6 @@ export interface BatchResult {
   terms: BatchTerms | null;
 }
 
-/** A batch's search terms. */
-export interface BatchTerms {
-  seq: number;
-  /** Search terms this worker met for the first time, in the order it numbered them. */
-  freshTerms: string[];
-  lists: WorkerLists;
-}
-
-/**
- * A batch's posting lists, its files numbered from 0 in the order the worker
- * recorded them (unreadable ones are not numbered), each file's docid that
- * number's checkpoint docid. For list k: `meta[4k]` the term's number (see
- * TermTable), `meta[4k+1]` its postings, `meta[4k+2]` its last docid, and its
- * bytes `postings[meta[4k-1] (0 for the first), meta[4k+3])`. For file r:
- * `docs[2r]` its distinct terms, `docs[2r+1]` its weighted length.
- */
-export interface WorkerLists {
-  meta: Float64Array<ArrayBuffer>;
-  postings: Uint8Array<ArrayBuffer>;
-  docs: Float64Array<ArrayBuffer>;
-}
-
-/** What a message transfers rather than copies. */
-export function listBuffers(lists: WorkerLists): ArrayBuffer[] {
-  return [lists.meta.buffer, lists.postings.buffer, lists.docs.buffer];
-}
-
 /** One file as a worker read it: the record with `failed` joined by newlines, the touched paths as numbers for `PathTable`. */
 export interface WorkerFile {
   stat: Stat;
@@ -96,9 +62,8 @@ export interface WorkerFile {
 const UNREADABLE = 0;
 const RECORD = 1;
 
-/** A record read without its search text (a build without the text index: BATON_INDEX_TEXT=0). */
+/** A record read without its search text (a build without the text index). */
 const NO_TEXT: SearchText = { text: '', pieces: [] };
-
 
 /** A growable array of numbers, sent as the Float64Array it fills. */
 class Numbers {
@@ -128,33 +93,23 @@ class Numbers {
   }
 }
 
-/** The worker's side: numbers the paths and terms it meets and packs one batch's answer. */
+/** The worker's side: numbers the paths it meets and packs one batch's answer, its terms by the search module's writer. */
 export class BatchWriter {
   private readonly known = new Map<string, number>();
-  /** By term id (searchTerms.ts), the number this worker gave it, plus one (0: none yet). */
-  private termRefs = new Int32Array(1 << 12);
-  private termCount = 0;
   private readonly nums = new Numbers();
   private strs: string[] = [];
   private fresh: string[] = [];
-  private freshTerms: string[] = [];
-  /** By term number, its list in this batch (kept between batches, emptied), and the numbers with postings in this batch. */
-  private readonly writers: PostingWriter[] = [];
-  private inBatch: number[] = [];
-  /** Per file whose terms were cut in this batch: its distinct terms and weighted length. */
-  private readonly docs = new Numbers();
-  private readonly backlog = new TermBacklog();
+  readonly terms: BatchTermWriter;
 
-  /** Bytes of search text kept for later. */
-  get held(): number {
-    return this.backlog.held;
+  constructor(laterBytes: number) {
+    this.terms = new BatchTermWriter(laterBytes);
   }
 
   unreadable(): void {
     this.nums.push(UNREADABLE);
   }
 
-  /** A file read; with `later`, its terms are cut at `drain`. */
+  /** A file read; with `later`, its terms are cut at the drain. */
   record(stat: Stat, rec: IndexRecord, later: boolean): void {
     const nums = this.nums;
     nums.room(6 + rec.paths.length);
@@ -173,76 +128,15 @@ export class BatchWriter {
       }
       nums.push(ref);
     }
-    const src = rec.search ?? NO_TEXT;
-    if (later) this.backlog.add(src);
-    else this.cut(searchTextTerms(src, FIELD_WEIGHTS, DEAD_END_FIELD));
+    this.terms.add(rec.search ?? NO_TEXT, later);
     this.strs.push(rec.agent, rec.task, rec.failed.join('\n'));
   }
 
   /** The batch's answer; the writer starts the next batch empty (but keeps its path and term numbers). */
   finish(seq: number, later: boolean): BatchResult {
-    const out = { seq, nums: this.nums.take(), strs: this.strs, fresh: this.fresh, terms: later ? null : this.terms(seq) };
-    if (later) this.backlog.close(seq);
+    const out = { seq, nums: this.nums.take(), strs: this.strs, fresh: this.fresh, terms: this.terms.finish(seq, later) };
     this.strs = [];
     this.fresh = [];
-    return out;
-  }
-
-  /** The terms of every batch kept for later, oldest first. */
-  drain(send: (terms: BatchTerms) => void): void {
-    this.backlog.drain((seq, files, file) => {
-      for (let r = 0; r < files; r++) this.cut(searchTextTerms(file(r), FIELD_WEIGHTS, DEAD_END_FIELD));
-      send(this.terms(seq));
-    });
-  }
-
-  /** One file's terms, into the batch's lists: it is the batch's next file. */
-  private cut(doc: DocTerms): void {
-    const docid = docId(this.docs.at / 2, 'checkpoint');
-    this.docs.push(doc.count);
-    this.docs.push(doc.length);
-    for (let k = 0; k < doc.count; k++) {
-      const id = doc.ids[k];
-      if (id >= this.termRefs.length) {
-        const next = new Int32Array(Math.max(id + 1, this.termRefs.length * 2));
-        next.set(this.termRefs);
-        this.termRefs = next;
-      }
-      let ref = this.termRefs[id] - 1;
-      if (ref < 0) {
-        ref = this.termCount++;
-        this.termRefs[id] = ref + 1;
-        this.freshTerms.push(termNames[id]);
-      }
-      let w = this.writers[ref];
-      if (!w) w = this.writers[ref] = new PostingWriter();
-      if (w.count === 0) this.inBatch.push(ref);
-      w.add(docid, Math.min(MAX_TF, doc.tfs[k]));
-    }
-  }
-
-  /** The lists of the files cut since the last call, numbered from 0. */
-  private terms(seq: number): BatchTerms {
-    const meta = new Float64Array(this.inBatch.length * 4);
-    let bytes = 0;
-    for (const ref of this.inBatch) bytes += this.writers[ref].bytes().length;
-    const postings = new Uint8Array(bytes);
-    let at = 0;
-    let m = 0;
-    for (const ref of this.inBatch) {
-      const w = this.writers[ref];
-      const b = w.bytes();
-      postings.set(b, at);
-      at += b.length;
-      meta[m++] = ref;
-      meta[m++] = w.count;
-      meta[m++] = w.last;
-      meta[m++] = at;
-      w.reset();
-    }
-    const out = { seq, freshTerms: this.freshTerms, lists: { meta, postings, docs: this.docs.take() } };
-    this.freshTerms = [];
-    this.inBatch = [];
     return out;
   }
 }
@@ -280,11 +174,4 @@ export class PathTable {
     if (id === undefined) id = this.ids[ref] = resolve(this.raw[ref]);
     return id;
   }
-}
-
-/** The search terms one worker has sent, by the number it gave them; `slots` is the text index's cache (textIndex.ts). */
-export class TermTable {
-  readonly raw: string[] = [];
-  slots: unknown[] = [];
-  generation = -1;
 }

@@ -7,18 +7,17 @@
 // arrays indexed by docid, kept between queries, so a word held by most of a
 // 100k vault costs one pass over its list.
 //
-// The text of the few hits shown is read back (their checkpoint or plan file,
-// the note's row) to tell which field matched and cut the snippet
-// (core/searchSnippet.ts).
-import { sessionId } from '../../core/sessions';
-import { DEAD_END_MARK, termOf } from '../../core/searchTerms';
-import { snippetOf } from '../../core/searchSnippet';
-import { SEARCH_FIELDS, SEARCH_KINDS, type SearchField, type SearchKind } from '../../core/searchText';
+// The text of the few hits shown is read back by the records' owner (their
+// checkpoint or plan file, the note's row: SearchRecords) to tell which field
+// matched and cut the snippet (snippet.ts). This module never reads the
+// index's other tables: what it needs of the records it asks SearchRecords.
+import { DEAD_END_MARK, termOf } from './terms';
+import { snippetOf } from './snippet';
+import { SEARCH_FIELDS, type SearchField, type SearchKind } from '../../core/searchText';
 import type { TextHit, TextQuery } from '../../core/ports';
-import { DOC_KIND } from './schema';
+import { DOC_KIND, docId, kindOf, rowOf } from './docIds';
 import { CHUNK } from './docLengths';
 import { eachPosting } from './postings';
-import type { Statements } from './statements';
 import type { TextIndex } from './textIndex';
 
 const LENGTH_SHIFT = Math.log2(CHUNK);
@@ -30,17 +29,31 @@ const PER_TERM = 1e6;
 /** Words too common to count as a matched word when the query has others (core/deadEnds.ts drops its own). */
 const STOP = new Set(['the', 'a', 'an', 'of', 'to', 'in', 'on', 'for', 'and', 'or', 'is', 'it', 'with', 'by', 'at', 'as', 'be']);
 
-const KIND_OF = new Map<number, SearchKind>(SEARCH_KINDS.map((k) => [DOC_KIND[k], k]));
-
-/** A record's row, and its text as fields (null: it could not be read). */
-export interface RecordRow {
-  scope: number;
+/** A record as a hit shows it, and its text as fields (a note's and a plan's text is one field). */
+export interface FoundRecord {
+  project: string;
   agent: string;
   ts: number;
-  name: string;
+  session: string;
+  slug: string;
   title: string;
+  /** Null: its file could not be read (the hit keeps no snippet). */
+  fields: string[] | null;
 }
-export type ReadFields = (kind: SearchKind, row: RecordRow, project: string) => string[] | null;
+
+/** What a search asks of the records' owner (the index: index/searchRecords.ts). */
+export interface SearchRecords {
+  /**
+   * When `q` filters by project, agent or time: calls `allow` with each record
+   * it lets through (of the kinds asked) and returns true; false when it
+   * filters by none of those.
+   */
+  eachAllowed(q: TextQuery, allow: (kind: SearchKind, id: number) => void): boolean;
+  /** Each record's time, by id (a missing one counts as 0). */
+  times(kind: SearchKind, ids: number[]): Map<number, number>;
+  /** A record to show; null when it is gone. */
+  found(kind: SearchKind, id: number): FoundRecord | null;
+}
 
 /** Scores by docid, kept between queries: only the entries a query touched are cleared. */
 export class SearchScratch {
@@ -75,11 +88,12 @@ function termsOf(q: TextQuery): { terms: string[]; lists: string[] } {
   return { terms, lists: q.field === 'failed' ? terms.map((t) => DEAD_END_MARK + t) : terms };
 }
 
-export function searchText(sql: Statements, text: TextIndex, scratch: SearchScratch, scopeNames: ReadonlyMap<number, string>, read: ReadFields, q: TextQuery): TextHit[] {
+/** The best `q.limit` hits of `q`, best first (see the top). */
+export function searchText(text: TextIndex, scratch: SearchScratch, records: SearchRecords, q: TextQuery): TextHit[] {
   if (q.words.length === 0 || q.limit <= 0) return [];
   const { terms, lists: asked } = termsOf(q);
   if (terms.length === 0) return [];
-  const allowed = allowedDocs(sql, scopeNames, q, text.maxDoc);
+  const allowed = allowedDocs(records, q, text.maxDoc);
   const kinds = new Uint8Array(4).fill(1);
   if (q.kinds) {
     kinds.fill(0);
@@ -107,9 +121,9 @@ export function searchText(sql: Statements, text: TextIndex, scratch: SearchScra
       };
       for (const bytes of lists) eachPosting(bytes, visit);
     }
-    const best = top(sql, scratch, q.limit);
+    const best = top(records, scratch, q.limit);
     const wanted = new Set(terms);
-    return best.map((c) => hitOf(sql, scopeNames, read, c, wanted, q.field));
+    return best.map((c) => hitOf(records, c, wanted, q.field));
   } finally {
     scratch.clear();
   }
@@ -123,9 +137,9 @@ interface Candidate {
 
 /**
  * The best `limit` by key, the newer first among equals: a row's time is read
- * only for the candidates tied with the last one kept.
+ * only for the candidates kept and those tied with the last one kept.
  */
-function top(sql: Statements, scratch: SearchScratch, limit: number): Candidate[] {
+function top(records: SearchRecords, scratch: SearchScratch, limit: number): Candidate[] {
   const { scores, touched, count } = scratch;
   if (count === 0) return [];
   // The limit-th best key, by a selection over a copy of the keys (no sort of every match).
@@ -140,8 +154,10 @@ function top(sql: Statements, scratch: SearchScratch, limit: number): Candidate[
     if (key > threshold) above.push({ docid, key, ts: -1 });
     else if (key === threshold) tied.push({ docid, key, ts: -1 });
   }
-  const needTimes = count <= limit ? above : tied.length + above.length > limit ? tied : [];
-  withTimes(sql, needTimes);
+  // Every candidate kept, and every one tied with the last kept, needs its time: two hits of one key
+  // above the threshold are ordered by it as much as the tie the limit cuts (at most `limit` of them
+  // are above it). Reading only the cut tie's once ordered equal hits above it by docid, not time.
+  withTimes(records, [...above, ...tied]);
   const order = (a: Candidate, b: Candidate): number => b.key - a.key || b.ts - a.ts || b.docid - a.docid;
   return [...above, ...tied].sort(order).slice(0, limit);
 }
@@ -173,92 +189,46 @@ function kthLargest(a: Float64Array, k: number): number {
   return a[want];
 }
 
-/** Each candidate's time, read in batches. */
-function withTimes(sql: Statements, cs: Candidate[]): void {
-  const byKind = new Map<number, Candidate[]>();
+/** Each candidate's time, asked per kind. */
+function withTimes(records: SearchRecords, cs: Candidate[]): void {
+  const byKind = new Map<SearchKind, Candidate[]>();
   for (const c of cs) {
-    const list = byKind.get(c.docid % 4) ?? [];
+    const kind = kindOf(c.docid);
+    const list = byKind.get(kind) ?? [];
     list.push(c);
-    byKind.set(c.docid % 4, list);
+    byKind.set(kind, list);
   }
   for (const [kind, list] of byKind) {
-    const table = kind === DOC_KIND.checkpoint ? 'checkpoints WHERE id' : kind === DOC_KIND.note ? 'notes WHERE rowid' : 'plans WHERE id';
-    const key = kind === DOC_KIND.note ? 'rowid' : 'id';
-    for (let i = 0; i < list.length; i += 500) {
-      const part = list.slice(i, i + 500);
-      const ts = new Map(sql.rows<[number, number]>(`SELECT ${key}, ts FROM ${table} IN (${part.map((c) => Math.floor(c.docid / 4)).join(', ')})`));
-      for (const c of part) c.ts = ts.get(Math.floor(c.docid / 4)) ?? 0;
-    }
+    const ts = records.times(kind, list.map((c) => rowOf(c.docid)));
+    for (const c of list) c.ts = ts.get(rowOf(c.docid)) ?? 0;
   }
 }
 
 /** The docids a filter on scope, agent or time lets through, as a map by docid; null when there is none. */
-function allowedDocs(sql: Statements, scopeNames: ReadonlyMap<number, string>, q: TextQuery, maxDoc: number): Uint8Array | null {
-  if (q.project === undefined && !q.agent && q.since === undefined) return null;
-  const where: string[] = [];
-  const params: (string | number)[] = [];
-  if (q.project !== undefined) {
-    const p = q.project;
-    const ids = [...scopeNames].filter(([, name]) => name === p || name.startsWith(`${p}/`)).map(([id]) => id);
-    where.push(`scope IN (${ids.join(', ')})`);
-  }
-  if (q.agent) {
-    where.push('agent = ?');
-    params.push(q.agent);
-  }
-  if (q.since !== undefined) {
-    where.push('ts >= ?');
-    params.push(q.since);
-  }
-  const cond = where.join(' AND ');
+function allowedDocs(records: SearchRecords, q: TextQuery, maxDoc: number): Uint8Array | null {
   const out = new Uint8Array(maxDoc + 1);
-  const add = (sqlText: string, kind: SearchKind): void => {
-    for (const [id] of sql.rows<[number]>(sqlText, params)) {
-      const d = id * 4 + DOC_KIND[kind];
-      if (d <= maxDoc) out[d] = 1;
-    }
-  };
-  if (!q.kinds || q.kinds.includes('checkpoint')) add(`SELECT id FROM checkpoints WHERE ${cond}`, 'checkpoint');
-  if (!q.kinds || q.kinds.includes('note')) add(`SELECT rowid FROM notes WHERE ${cond}`, 'note');
-  if (!q.kinds || q.kinds.includes('plan')) add(`SELECT id FROM plans WHERE ${cond}`, 'plan');
-  return out;
+  const filtered = records.eachAllowed(q, (kind, id) => {
+    const d = docId(id, kind);
+    if (d <= maxDoc) out[d] = 1;
+  });
+  return filtered ? out : null;
 }
 
-function rowOf(sql: Statements, kind: SearchKind, id: number): RecordRow | null {
-  const r =
-    kind === 'checkpoint'
-      ? sql.rows<[number, string, number, string, string]>('SELECT scope, agent, ts, name, task FROM checkpoints WHERE id = ?', [id])[0]
-      : kind === 'note'
-        ? sql.rows<[number, string, number, string, string]>("SELECT scope, agent, ts, '', text FROM notes WHERE rowid = ?", [id])[0]
-        : sql.rows<[number, string, number, string, string]>('SELECT scope, agent, ts, name, title FROM plans WHERE id = ?', [id])[0];
-  return r ? { scope: r[0], agent: r[1], ts: r[2], name: r[3], title: r[4] } : null;
-}
-
-function hitOf(sql: Statements, scopeNames: ReadonlyMap<number, string>, read: ReadFields, c: Candidate, terms: ReadonlySet<string>, only?: SearchField): TextHit {
-  const kind = KIND_OF.get(c.docid % 4) ?? 'checkpoint';
-  const id = Math.floor(c.docid / 4);
-  const row = rowOf(sql, kind, id) ?? { scope: 0, agent: '', ts: c.ts, name: '', title: '' };
-  const project = scopeNames.get(row.scope) ?? '';
-  const fields = read(kind, row, project) ?? [];
+function hitOf(records: SearchRecords, c: Candidate, terms: ReadonlySet<string>, only?: SearchField): TextHit {
+  const kind = kindOf(c.docid);
+  const found = records.found(kind, rowOf(c.docid)) ?? { project: '', agent: '', ts: c.ts, session: '', slug: '', title: '', fields: null };
   const column = kind === 'checkpoint' && only ? SEARCH_FIELDS.indexOf(only) : undefined;
-  const cut = snippetOf(fields, terms, column);
+  const cut = snippetOf(found.fields ?? [], terms, column);
   const field: SearchField = kind === 'checkpoint' ? (SEARCH_FIELDS[cut.field] ?? 'task') : 'state';
-  let session = row.name;
-  let slug = `sessions/${project}/${row.name}`;
-  if (kind === 'note') {
-    const first = sql.rows<[number]>('SELECT MIN(ts) FROM notes WHERE scope = ? AND agent = ?', [row.scope, row.agent])[0]?.[0] ?? row.ts;
-    session = sessionId(first, row.agent);
-    slug = `sessions/${project}/uncommitted`;
-  } else if (kind === 'plan') slug = `sessions/${project}/plans/${row.name}`;
   const matched = Math.floor(c.key / PER_TERM);
   return {
     kind,
-    project,
-    agent: row.agent,
-    ts: row.ts,
-    session,
-    slug,
-    title: row.title,
+    project: found.project,
+    agent: found.agent,
+    ts: found.ts,
+    session: found.session,
+    slug: found.slug,
+    title: found.title,
     field,
     snippet: cut.snippet,
     marks: cut.marks,

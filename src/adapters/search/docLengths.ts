@@ -3,7 +3,7 @@
 // of it: in chunks of CHUNK docids, one row of `text_lengths` each, so a
 // refresh rewrites the chunk or two its new documents fall in, and a search
 // loads every chunk in one query (2 bytes a document).
-import type { Statements } from './statements';
+import type { Sql } from './sql';
 
 const SHIFT = 12;
 export const CHUNK = 1 << SHIFT;
@@ -17,7 +17,7 @@ export class DocLengths {
   private all = false;
   private dirty = new Set<number>();
 
-  constructor(private readonly sql: Statements) {}
+  constructor(private readonly sql: Sql) {}
 
   /** Forgets what was read and changed (again after a rollback). */
   load(): void {

@@ -1,6 +1,5 @@
-// The table of words as written to term ids that the JavaScript scanner of
-// searchTerms.ts looks each word up in (the WebAssembly scanner keeps its
-// own, termScan.wat).
+// The table of words as written to term ids that the word scanner of
+// terms.ts looks each word up in.
 
 /**
  * Words as written to term ids, by a hash computed while scanning, so a word
@@ -12,13 +11,10 @@
  * word, or `startsWith`, was a quarter of the scan). Emptied when it grows
  * past WORDS_MAX.
  */
-/**
- * The longest word kept (UTF-16 units): a longer one is cut into a term each
- * time it is met. The WebAssembly scanner keeps to the same (termScan.wat).
- */
+/** The longest word kept (UTF-16 units): a longer one is cut into a term each time it is met. */
 export const MAX_KEPT = 128;
 /** Words kept at most: past this a table is emptied (a vault with a runaway vocabulary). */
-export const WORDS_MAX = 1 << 20;
+const WORDS_MAX = 1 << 20;
 
 export class WordTable {
   mask = 4095;

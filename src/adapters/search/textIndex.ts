@@ -8,7 +8,7 @@
 // the vault, its tokenizer tripled a cold build, and asking it for a common
 // word's rows cost 3 µs a row across sql.js, some 400 ms for a word in most
 // checkpoints. Here a term's list is one blob read in one call and scored in
-// JS (searchQuery.ts), the terms come from the cold build's worker threads,
+// JS (query.ts), the terms come from the cold build's worker threads,
 // and no text is stored: a hit's snippet is cut from its file.
 //
 // Like a log-structured index, a refresh never rewrites what is stored: the
@@ -17,13 +17,13 @@
 // are merged once there are too many, and everything is merged into one
 // segment, the dead dropped, once the tail or the dead outgrow a share of the
 // whole (MERGE_LIMITS): a posting is rewritten a few times in its life.
-import { docTerms, forgetTermIdsIfLarge, searchTextTerms, termId, termNames, type DocTerms } from '../../core/searchTerms';
-import { DEAD_END_FIELD, FIELD_WEIGHTS, type SearchText } from '../../core/searchText';
-import { docId } from './schema';
+import { forgetTermIdsIfLarge, searchTextTerms, termId, termNames, textTerms, type DocTerms } from './terms';
+import { DEAD_END_FIELD, FIELD_WEIGHTS, type SearchKind, type SearchText } from '../../core/searchText';
+import { docId } from './docIds';
 import { eachPosting, PostingWriter } from './postings';
 import { DocLengths } from './docLengths';
-import type { Statements } from './statements';
-import type { TermTable, WorkerLists } from './workerBatch';
+import type { Sql } from './sql';
+import type { TermTable, WorkerLists } from './workerTerms';
 
 /** When segments are merged (see the top); a test gives its own. */
 export interface MergeLimits {
@@ -58,14 +58,22 @@ interface TextStats {
 const ZERO: TextStats = { docs: 0, length: 0, maxDoc: 0, seg: 0, segments: 0, base: 0, tail: 0 };
 const KEYS = Object.keys(ZERO) as (keyof TextStats)[];
 
-export class TextIndex {
+/** What the index's owner chooses (app/openBaton.ts passes it down). */
+export interface TextIndexOptions {
   /**
-   * BATON_INDEX_TEXT=0 writes no postings: the benchmark's one way to weigh
-   * what the text index costs a cold build, side by side (bench/search.ts).
-   * Search then finds nothing; nothing else changes.
+   * False: no postings are written, and no search text need be read: the
+   * bench's one way to weigh what the text index costs a cold build, side by
+   * side. Search then finds nothing; nothing else changes. Default true.
    */
-  readonly on = process.env.BATON_INDEX_TEXT !== '0';
-  /** What this refresh adds, by term id (searchTerms.ts), and the ids in the order first met. */
+  text?: boolean;
+  /** When segments are merged (default MERGE_LIMITS); a test gives its own. */
+  merge?: MergeLimits;
+}
+
+export class TextIndex {
+  readonly on: boolean;
+  private readonly limits: MergeLimits;
+  /** What this refresh adds, by term id (terms.ts), and the ids in the order first met. */
   private pending: PostingWriter[] = [];
   private pendingIds: number[] = [];
   /** Moves on whenever `pending` is replaced, so a worker's cached writers are not reused (TermTable). */
@@ -82,9 +90,11 @@ export class TextIndex {
   readonly lengths: DocLengths;
 
   constructor(
-    private readonly sql: Statements,
-    private readonly limits: MergeLimits = MERGE_LIMITS,
+    private readonly sql: Sql,
+    opts: TextIndexOptions = {},
   ) {
+    this.on = opts.text ?? true;
+    this.limits = opts.merge ?? MERGE_LIMITS;
     this.lengths = new DocLengths(sql);
   }
 
@@ -122,6 +132,11 @@ export class TextIndex {
     return Math.max(this.stats.maxDoc, this.pendingMax);
   }
 
+  /** The largest row id, of any kind, that a stored list may still hold: new rows are numbered past it (indexWriter.ts). */
+  lastRowId(): number {
+    return Math.floor(this.maxDoc / 4);
+  }
+
   /** What the index holds (for tests): live documents, dead ones, segments. */
   figures(): { documents: number; dead: number; segments: number } {
     const segments = this.sql.rows<[number]>('SELECT COUNT(DISTINCT seg) FROM terms')[0]?.[0] ?? 0;
@@ -148,12 +163,23 @@ export class TextIndex {
     return { lists, postings };
   }
 
-  putCheckpoint(id: number, src: SearchText): void {
-    if (this.on) this.putTerms(docId(id, 'checkpoint'), searchTextTerms(src, FIELD_WEIGHTS, DEAD_END_FIELD));
+  /**
+   * A record's words: a checkpoint's as the stretches of its file
+   * (SearchText, its fields weighted, its Didn't work twinned), a note's or a
+   * plan's as its text.
+   */
+  put(kind: SearchKind, id: number, text: SearchText | string): void {
+    if (!this.on) return;
+    this.putTerms(docId(id, kind), typeof text === 'string' ? textTerms(text) : searchTextTerms(text, FIELD_WEIGHTS, DEAD_END_FIELD));
+  }
+
+  /** A record gone: its docid is dead until a full merge drops its postings. */
+  remove(kind: SearchKind, id: number): void {
+    this.kill(docId(id, kind));
   }
 
   /**
-   * A worker's batch of posting lists and lengths (workerBatch.ts), its r-th
+   * A worker's batch of posting lists and lengths (workerTerms.ts), its r-th
    * file now the checkpoint `ids[r]` (-1: its terms were not the worker's,
    * skipped). When the ids follow one another, as they do unless a file was
    * read here instead, each list is moved by its first docid and copied; else
@@ -190,26 +216,6 @@ export class TextIndex {
         });
       }
     }
-  }
-
-  putNote(rowid: number, text: string): void {
-    if (this.on) this.putTerms(docId(rowid, 'note'), docTerms([text], [1]));
-  }
-
-  putPlan(id: number, text: string): void {
-    if (this.on) this.putTerms(docId(id, 'plan'), docTerms([text], [1]));
-  }
-
-  removeCheckpoint(id: number): void {
-    this.kill(docId(id, 'checkpoint'));
-  }
-
-  removeNote(rowid: number): void {
-    this.kill(docId(rowid, 'note'));
-  }
-
-  removePlan(id: number): void {
-    this.kill(docId(id, 'plan'));
   }
 
   /** Writes what this refresh added, inside its transaction, and merges when it is time. */

@@ -1,5 +1,5 @@
 // The search text of a cold build's last batches, kept by a worker thread
-// until it has nothing left to read (parallelRead.ts says which batches). The
+// until it has nothing left to read (index/parallelRead.ts says which batches). The
 // main thread then writes the touched paths and builds the secondary indexes
 // alone, some 0.3 s of a 100k vault's build when the worker's core would
 // be idle; cutting these terms then costs the build nothing.
@@ -29,6 +29,9 @@ export class TermBacklog {
   private pieceEnds: number[] = [];
   /** Bytes held by the batches kept. */
   held = 0;
+
+  /** `limit`: the bytes of text kept at most (BatchTermWriter keeps no more batches past it). */
+  constructor(readonly limit: number) {}
 
   /** Keeps one file's search text for the batch being read. */
   add(src: SearchText): void {

@@ -1,10 +1,10 @@
 // What a search hit shows: the field that matched best and a few words of it
 // around the matches, cut from the record's own text (the index stores none),
 // so the words keep the case and accents they were written with.
-import { eachWord } from './searchTerms';
+import { eachWord } from './terms';
 
 /** Words a snippet holds at most. */
-export const SNIPPET_WORDS = 24;
+const SNIPPET_WORDS = 24;
 /** Words of a field looked at: a 50 MB State must not stall a search. */
 const MAX_WORDS = 20_000;
 
