@@ -7,13 +7,16 @@ import * as os from 'os';
 import { isEditNote } from '../core/edits';
 import { hasHandover, renderHandover } from '../core/handover';
 import { readBinding, updateBinding } from '../adapters/agentSessions';
+import { geminiCompressionThreshold, geminiTokenLimit } from '../adapters/agents/geminiSettings';
 import { cursorTranscriptFor } from '../adapters/transcripts/cursor';
+import { geminiContext, geminiMessages } from '../adapters/transcripts/gemini';
 import type { TranscriptFormat } from '../adapters/transcripts/transcripts';
 import { userWordsIn } from '../adapters/transcripts/transcripts';
 import type { UserWords } from '../adapters/transcripts/userWords';
-import { clip } from '../adapters/transcripts/userWords';
-import { commitCoverage, gitStateOf } from './commit';
+import { HANDOVER_END, clip, readWindows } from '../adapters/transcripts/userWords';
+import { commitCheckpoint } from './commit';
 import { resume } from './resume';
+import type { Checkpoint } from '../core/model';
 import type { HookEnv, HookPayload } from './editHooks';
 import { core, hookScope } from './editHooks';
 
@@ -43,9 +46,10 @@ export async function sessionStart(h: HookEnv, p: HookPayload): Promise<string> 
   const first =
     `Baton, the session record of ${scope}: below is the hand-over earlier sessions left. Its "Didn't work" list holds approaches ` +
     'an earlier session tried and ruled out, with its reasons. Progress is recorded with baton note; baton checkpoint leaves the next hand-over.\n\n';
-  const text = first + renderHandover(view, h.now());
+  // The closing line lets a transcript reader take the hand-over out of a user message a host stored it in (userWords.ts).
+  const text = `${first}${renderHandover(view, h.now())}${HANDOVER_END}\n`;
   if (text.length <= HANDOVER_LIMIT) return text;
-  const tail = `\n…(cut at ${HANDOVER_LIMIT} characters; the rest: baton resume ${scope})\n`;
+  const tail = `\n…(cut at ${HANDOVER_LIMIT} characters; the rest: baton resume ${scope})\n${HANDOVER_END}\n`;
   // Cut in UTF-16 units (what the limit counts), never inside a surrogate pair.
   const kept = text.slice(0, HANDOVER_LIMIT - tail.length);
   return (/[\ud800-\udbff]$/.test(kept) ? kept.slice(0, -1) : kept) + tail;
@@ -97,6 +101,49 @@ function contextLine(p: HookPayload): string {
 }
 
 /**
+ * Gemini CLI fires PreCompress before every model call, ahead of its own
+ * threshold check (ChatCompressionService.compress in the 0.61.0 bundle: the
+ * hook, then `originalTokenCount < threshold * tokenLimit(model)` returns
+ * without compressing), and the payload says nothing more than `trigger`. So
+ * an automatic one is judged as Gemini judges it, from the prompt tokens its
+ * chat recording last reported, its settings' threshold and the model's limit,
+ * and from whether the history has anything to compress. "" when this firing
+ * compresses, or when the transcript cannot tell (a capture too many is
+ * better than none); else why it does not, for the hook log.
+ */
+function geminiCheckOnly(h: HookEnv, p: HookPayload, transcript: string): string {
+  if (p.host !== 'gemini' || p.trigger === 'manual' || !transcript) return '';
+  let ctx;
+  try {
+    const w = readWindows(transcript);
+    ctx = geminiContext(w.tail);
+    // A long session's opening request is before the tail: a message typed in the tail is then one after the first.
+    if (ctx && !w.whole && !ctx.splittable) ctx = { ...ctx, splittable: geminiMessages(w.tail).length > 0 };
+  } catch {
+    return '';
+  }
+  if (!ctx) return '';
+  const check = 'Gemini CLI checks before every model call whether to compress';
+  if (ctx.promptTokens === null) return `${check}; no prompt token count since its chat last (re)started, so this check does not compress`;
+  const threshold = geminiCompressionThreshold(h.env.HOME || os.homedir(), p.cwd, h.env);
+  const limit = Math.floor(threshold * geminiTokenLimit(ctx.model));
+  if (ctx.promptTokens < limit) return `${check}; ${ctx.promptTokens} prompt tokens are under its threshold of ${limit}, so this check does not compress`;
+  if (!ctx.splittable) return `${check}; one request in the middle of its tool calls leaves it nothing to compress yet`;
+  return '';
+}
+
+/** What a capture carries over from the checkpoint before it, so that being the latest it hides none of it. */
+const CARRIED = ['failed', 'decisions', 'blockers', 'questions'] as const;
+function carriedFrom(before: Checkpoint | null): { fields: Partial<Checkpoint>; line: string } {
+  if (!before) return { fields: {}, line: '' };
+  const fields: Partial<Checkpoint> = {};
+  for (const k of CARRIED) if (before[k].length) fields[k] = before[k];
+  if (before.next.trim()) fields.next = before.next;
+  if (!Object.keys(fields).length) return { fields: {}, line: '' };
+  return { fields, line: `Didn't work, decisions, blockers, open questions and next step carried over from ${before.session}, the checkpoint before this capture.` };
+}
+
+/**
  * Before compaction: an extractive checkpoint, never an empty one. From the
  * transcript, the user's own words (the opening request, the latest three
  * messages, clipped); where there is no transcript Baton can read, the
@@ -104,13 +151,19 @@ function contextLine(p: HookPayload): string {
  * itself says (the user's compaction instructions, the host's context
  * figures). Marked `capture: extractive` (`capture_source` says which) so
  * nobody mistakes it for a deliberate hand-over, and bound to the agent's
- * session. With none of these, or with nothing new since the last capture of
- * the session, nothing is written and the reason is returned for the hook log.
+ * session. The latest checkpoint's dead ends, decisions, blockers, questions
+ * and next step are carried into it: the capture becomes the latest checkpoint,
+ * which the hand-over shows, and must not hide what was ruled out. With none of
+ * these, with nothing new since the last capture of the session, or for a
+ * Gemini check that does not compress (geminiCheckOnly), nothing is written and
+ * the reason is returned for the hook log.
  */
 export async function preCompact(h: HookEnv, p: HookPayload): Promise<Capture> {
   const scope = hookScope(h, p);
   if (!scope) return { skipped: 'no project for this folder (the home folder or /)' };
   const transcript = transcriptOf(h, p);
+  const checkOnly = geminiCheckOnly(h, p, transcript);
+  if (checkOnly) return { skipped: checkOnly };
   const { words, unread } = wordsOf(p, transcript);
   const fromTranscript = !unread;
   const instructions = p.instructions.trim();
@@ -124,13 +177,14 @@ export async function preCompact(h: HookEnv, p: HookPayload): Promise<Capture> {
   // The same words again, and no notes since: the last capture already holds all of it.
   if (bound?.lastCapture === fingerprint && !ownNotes.length) return { skipped: 'nothing new since the last capture of this session' };
 
+  const carried = carriedFrom(await baton.latest(scope));
   const latest = words.latest.map((m) => `- ${clip(m, RECENT_CHARS).replace(/\s+/g, ' ')}`);
   const trigger = p.trigger || 'unknown trigger';
   const state = [
     fromTranscript
       ? `Extractive capture before context compaction (${trigger}): the user's own words, quoted, not a summary and not a deliberate hand-over.`
       : `Capture before context compaction (${trigger}): ${unread}, so this holds the session's working notes${instructions ? ' and the compaction instructions the user gave' : ''}, not a summary and not a deliberate hand-over.`,
-    ...[contextLine(p)].filter(Boolean),
+    ...[contextLine(p), carried.line].filter(Boolean),
     ...(latest.length ? ['', `Latest user message${latest.length > 1 ? 's' : ''}:`, ...latest] : []),
     ...(instructions ? ['', 'Compaction instructions the user gave:', `- ${clip(instructions, RECENT_CHARS).replace(/\s+/g, ' ')}`] : []),
   ].join('\n');
@@ -138,14 +192,13 @@ export async function preCompact(h: HookEnv, p: HookPayload): Promise<Capture> {
   if (p.sessionId) extra.agent_session = p.sessionId;
   if (transcript) extra.transcript = transcript;
   if (p.cwd) extra.cwd = p.cwd;
-  const r = await baton.commit({
+  const r = await commitCheckpoint(baton, {
     scope,
     agent: h.agent,
-    fields: { task: words.opening ? clip(words.opening, OPENING_CHARS) : '', state },
+    fields: { ...carried.fields, task: words.opening ? clip(words.opening, OPENING_CHARS) : '', state },
     extra,
     at: h.now(),
-    git: p.cwd ? await gitStateOf(p.cwd) : undefined,
-    coveredCommits: commitCoverage(p.cwd),
+    folder: p.cwd,
   });
   if (p.sessionId) {
     await updateBinding(h.vaultRoot, h.agent, p.sessionId, h.now(), { scope, cwd: p.cwd, transcript, lastCapture: fingerprint });

@@ -40,7 +40,8 @@ const transcripts: Record<AgentId, () => string[]> = {
   gemini: () => [
     j({ sessionId: 'g-1', projectHash: 'abc', startTime: '2026-12-01T10:00:00Z', lastUpdated: '2026-12-01T10:00:00Z' }),
     j({ id: 'm1', timestamp: 't', type: 'user', content: [{ text: `${OPENING}\n--- Content from referenced files ---\nexport const cart = 1;` }], displayContent: [{ text: OPENING }] }),
-    j({ id: 'm2', timestamp: 't', type: 'gemini', content: 'Looking at the test.', toolCalls: [{ id: 'c1', name: 'read_file', args: {}, status: 'success', timestamp: 't' }] }),
+    // Reported over Gemini's threshold (0.5 of 1,048,576 by default): this check compresses (see the Gemini test below).
+    j({ id: 'm2', timestamp: 't', type: 'gemini', content: 'Looking at the test.', toolCalls: [{ id: 'c1', name: 'read_file', args: {}, status: 'success', timestamp: 't' }], tokens: { input: 600000, output: 10 }, model: 'gemini-3.8-flash' }),
     j({ id: 'm3', timestamp: 't', type: 'info', content: 'Compressing chat history' }),
     j({ id: 'm4', timestamp: 't', type: 'user', content: 'typo, ignore this' }),
     j({ $rewindTo: 'm4' }),
@@ -144,6 +145,30 @@ describe('before compaction, every host: a capture from its own transcript, else
       assert.ok(!cp.includes('## Task'), 'no task made up');
     });
   }
+
+  it('Gemini CLI: a PreCompress that only checks (under its threshold, or one prompt mid-turn) writes nothing; one that compresses carries the last checkpoint\'s dead ends', async () => {
+    const record = (input: number, answered: boolean, ...typed: string[]): string[] => [
+      j({ sessionId: 'g-1', projectHash: 'abc', startTime: 't', lastUpdated: 't', kind: 'main' }),
+      ...typed.map((m, i) => j({ id: `u${i}`, timestamp: 't', type: 'user', content: [{ text: m }] })),
+      j({ id: 'g1', timestamp: 't', type: 'gemini', content: answered ? 'Done.' : '', ...(answered ? {} : { toolCalls: [{ id: 'c1', name: 'read_file' }] }), tokens: { input, output: 10 }, model: 'gemini-3.8-flash' }),
+    ];
+    compact('gemini', writeTranscript('under.jsonl', record(1000, true, OPENING)));
+    compact('gemini', writeTranscript('midturn.jsonl', record(900000, false, OPENING)));
+    assert.deepEqual(checkpoints(), []);
+    assert.match(hooksLog(), /gemini pre-compact Gemini CLI checks before every model call whether to compress; 1000 prompt tokens are under its threshold of 524288/);
+    assert.match(hooksLog(), /one request in the middle of its tool calls leaves it nothing to compress yet/);
+    // The person's threshold, from Gemini's settings: 1000 tokens are over 0.0005 of the limit.
+    const settings = path.join(world.home, '.gemini', 'settings.json');
+    fs.writeFileSync(settings, JSON.stringify({ ...JSON.parse(fs.readFileSync(settings, 'utf8')), model: { compressionThreshold: 0.0005 } }));
+    assert.equal((await cli(['checkpoint', '--project', 'kestrel', '--agent', 'gemini', '--task', 'the flaky test', '--failed', 'fake timers: the coupon clock is real time', '--decided', 'keep the fix in cart.ts', '--next', 'stub the coupon service'], { vault: world.vault })).code, 0);
+    compact('gemini', writeTranscript('over.jsonl', record(1000, true, OPENING)));
+    const cp = checkpoints().find((c) => /^capture: extractive$/m.test(c));
+    assert.ok(cp, hooksLog());
+    assert.match(cp, /## Didn't work\n\n- fake timers: the coupon clock is real time\n/);
+    assert.match(cp, /## Decisions\n\n- keep the fix in cart\.ts\n/);
+    assert.match(cp, /## Next\n\nstub the coupon service\n/);
+    assert.match(cp, /carried over from \S+-gemini, the checkpoint before this capture/);
+  });
 
   it('Cursor: the context figures of its payload are stated; a null transcript_path is looked up where Cursor keeps the conversation', () => {
     const dir = path.join(world.home, '.cursor', 'projects', world.repo.replace(/^\/+/, '').replace(/[^A-Za-z0-9]/g, '-'), 'agent-transcripts', 'conv-1');

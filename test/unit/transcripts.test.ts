@@ -6,8 +6,10 @@ import * as path from 'path';
 import { codexMessages } from '../../src/adapters/transcripts/codex';
 import { copilotMessages } from '../../src/adapters/transcripts/copilot';
 import { cursorMessages } from '../../src/adapters/transcripts/cursor';
-import { geminiMessages } from '../../src/adapters/transcripts/gemini';
+import { claudeMessages } from '../../src/adapters/transcripts/claude';
+import { geminiContext, geminiMessages } from '../../src/adapters/transcripts/gemini';
 import { userWordsIn } from '../../src/adapters/transcripts/transcripts';
+import { HANDOVER_END, withoutHandover } from '../../src/adapters/transcripts/userWords';
 import { tempDir } from './support/tempVault';
 
 const lines = (...v: unknown[]): string => v.map((x) => JSON.stringify(x)).join('\n') + '\n';
@@ -28,6 +30,58 @@ describe('transcript readers', () => {
       2,
     );
     assert.deepEqual(geminiMessages(file), ['first', 'second']);
+  });
+
+  it('Gemini: a hook\'s <hook_context> is not the user\'s; neither is Gemini\'s session context nor a compression summary; $set.messages updates', () => {
+    const handover = `Baton, the session record of kestrel: below is the hand-over earlier sessions left.\n\n# Hand-over — kestrel\n\nDidn't work:\n  &gt; - mocking the clock\n${HANDOVER_END}\n`;
+    const window = lines(
+      { sessionId: 's', projectHash: 'p', startTime: 't', lastUpdated: 't', kind: 'main' },
+      { $set: { messages: [{ id: 'ctx', type: 'user', content: [{ text: '<session_context>\nThis is the Gemini CLI.\n</session_context>' }] }] } },
+      { id: 'u1', type: 'user', content: [{ text: `<hook_context>${handover}</hook_context>\n\nFix the cart` }] },
+      { id: 'g1', type: 'gemini', content: 'done', tokens: { input: 300000 }, model: 'gemini-3.8-flash' },
+      // After a compression Gemini sets the history to the summary and what it kept: the opening request stays said.
+      { $set: { messages: [{ id: 'sum', type: 'user', content: [{ text: '<state_snapshot>steps=1</state_snapshot>' }] }, { id: 'g1', type: 'gemini', content: 'done' }] } },
+      { id: 'u2', type: 'user', content: [{ text: 'and the coupons' }] },
+    );
+    assert.deepEqual(geminiMessages(window), ['Fix the cart', 'and the coupons']);
+    // A rewind to an id the window does not hold drops everything before it, as Gemini's loader does.
+    assert.deepEqual(geminiMessages(window + lines({ $rewindTo: 'gone' }, { id: 'u3', type: 'user', content: 'again' })), ['again']);
+  });
+
+  it('Gemini: what its compression check sees, the prompt tokens since its chat last (re)started and whether anything can be compressed', () => {
+    const start = [{ sessionId: 's', projectHash: 'p' }, { id: 'u1', type: 'user', content: 'Fix it' }];
+    const call = { id: 'g1', type: 'gemini', content: '', toolCalls: [{ id: 'c' }], tokens: { input: 300000 }, model: 'gemini-3.8-flash' };
+    assert.deepEqual(geminiContext(lines(...start, call)), { promptTokens: 300000, model: 'gemini-3.8-flash', splittable: false });
+    const answered = { id: 'g2', type: 'gemini', content: 'Done.', tokens: { input: 120 }, model: 'm' };
+    assert.deepEqual(geminiContext(lines(...start, call, answered)), { promptTokens: 120, model: 'm', splittable: true });
+    // A resume (or a compression) restarts Gemini's chat: its count is then an estimate, not the one recorded before.
+    assert.deepEqual(geminiContext(lines(...start, call, { $set: { sessionId: 's' } }, { id: 'u2', type: 'user', content: 'Go on' })), { promptTokens: null, model: '', splittable: true });
+    assert.equal(geminiContext(lines({ type: 'user.message', data: { content: 'copilot' } })), null);
+  });
+
+  it("Baton's own hand-over is never the user's words, for any reader; without its closing line it runs to the message's end", () => {
+    const handover = `Baton, the session record of kestrel: below is the hand-over.\n\n# Hand-over — kestrel\n\nNext:\n  > ship it\n${HANDOVER_END}`;
+    assert.equal(withoutHandover(`${handover}\n\nwhat next?`), 'what next?');
+    assert.equal(withoutHandover(`before\n# Hand-over — kestrel\n\nNext:\n  > ship it`), 'before');
+    assert.equal(withoutHandover('a person saying Baton, the session record of x'), 'a person saying Baton, the session record of x');
+    const dir = tempDir('baton-transcripts-');
+    try {
+      const claude = path.join(dir, 'claude.jsonl');
+      fs.writeFileSync(claude, lines({ type: 'user', message: { role: 'user', content: handover } }, { type: 'user', message: { role: 'user', content: `${handover}\nfix the cart` } }));
+      assert.deepEqual(claudeMessages(fs.readFileSync(claude, 'utf8')).length, 2);
+      assert.deepEqual(userWordsIn(claude, 'claude'), { opening: 'fix the cart', latest: [] });
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('Gemini CLI 0.61.0\'s own recordings (the agents\' tier, test/fixtures/transcripts/gemini/): the prompts typed, not the hand-over Gemini stored with one', () => {
+    const dir = path.resolve(__dirname, '../fixtures/transcripts/gemini');
+    const read = (name: string) => userWordsIn(path.join(dir, name), 'gemini');
+    assert.deepEqual(read('resumed-and-compressed.jsonl'), { opening: 'Round the cart total to cents', latest: ['Go on'] });
+    assert.deepEqual(read('with-handover.jsonl'), { opening: 'What is left to do?', latest: [] });
+    const compressed = geminiContext(fs.readFileSync(path.join(dir, 'resumed-and-compressed.jsonl'), 'utf8'));
+    assert.ok(compressed && compressed.splittable);
   });
 
   it('Cursor: text outside <user_query> is kept when there is no tag, without the timestamp Cursor adds', () => {

@@ -50,29 +50,61 @@ function readRange(fd: number, start: number, length: number): string {
   return buf.subarray(0, n).toString('utf8');
 }
 
-/**
- * The opening request and the latest `recent` user messages of a transcript,
- * as `messagesOf` reads its format. Reads at most the first 256 KB and the last
- * 2 MB, so a long session costs no more than a short one. Throws only when the
- * file cannot be opened.
- */
-export function readUserWords(file: string, messagesOf: MessagesOf, recent = 3): UserWords {
+/** The ends of a transcript: the whole file as both when it is small, else its first 256 KB and its last 2 MB. */
+export interface Windows {
+  head: string;
+  tail: string;
+  whole: boolean;
+}
+
+/** Reads a transcript's ends (Windows). Throws only when the file cannot be opened. */
+export function readWindows(file: string): Windows {
   const fd = fs.openSync(file, 'r');
   try {
     const size = fs.fstatSync(fd).size;
-    let head: string[];
-    let tail: string[];
     if (size <= HEAD_BYTES + TAIL_BYTES) {
-      head = tail = messagesOf(readRange(fd, 0, size));
-    } else {
-      head = messagesOf(readRange(fd, 0, HEAD_BYTES));
-      tail = messagesOf(readRange(fd, size - TAIL_BYTES, TAIL_BYTES));
+      const all = readRange(fd, 0, size);
+      return { head: all, tail: all, whole: true };
     }
-    const opening = head[0] ?? tail[0] ?? '';
-    // In a short session the opening request is also among the latest: quote it once.
-    const rest = head === tail ? tail.slice(1) : tail;
-    return { opening, latest: rest.slice(-recent) };
+    return { head: readRange(fd, 0, HEAD_BYTES), tail: readRange(fd, size - TAIL_BYTES, TAIL_BYTES), whole: false };
   } finally {
     fs.closeSync(fd);
   }
+}
+
+// Baton's own hand-over, wherever a host stores it as if the user had said it
+// (Gemini CLI puts a hook's context into the user's message; a person may paste
+// it): it starts with the first line app/agentHooks.ts sessionStart writes, or
+// with the hand-over's heading (core/handover.ts renderHandover), and ends with
+// the line sessionStart closes it with. Without that line (an older Baton, a
+// host that cut it) it runs to the end of the message: quoting Baton back as
+// the user's words is the worse mistake.
+export const HANDOVER_END = "(End of Baton's hand-over.)";
+const HANDOVER_START = /^(?:Baton, the session record of |# Hand-over — )/m;
+
+/** A message without any hand-over of Baton's in it. */
+export function withoutHandover(message: string): string {
+  let rest = message;
+  for (let m = HANDOVER_START.exec(rest); m; m = HANDOVER_START.exec(rest)) {
+    const end = rest.indexOf(HANDOVER_END, m.index);
+    rest = rest.slice(0, m.index) + (end < 0 ? '' : rest.slice(end + HANDOVER_END.length));
+  }
+  return rest.trim();
+}
+
+/**
+ * The opening request and the latest `recent` user messages of a transcript,
+ * as `messagesOf` reads its format, Baton's own hand-over taken out of each.
+ * Reads at most the first 256 KB and the last 2 MB, so a long session costs no
+ * more than a short one. Throws only when the file cannot be opened.
+ */
+export function readUserWords(file: string, messagesOf: MessagesOf, recent = 3): UserWords {
+  const w = readWindows(file);
+  const read = (window: string): string[] => messagesOf(window).map(withoutHandover).filter(Boolean);
+  const head = read(w.head);
+  const tail = w.whole ? head : read(w.tail);
+  const opening = head[0] ?? tail[0] ?? '';
+  // In a short session the opening request is also among the latest: quote it once.
+  const rest = w.whole ? tail.slice(1) : tail;
+  return { opening, latest: rest.slice(-recent) };
 }
