@@ -9,9 +9,11 @@
 import * as fs from 'fs';
 import * as path from 'path';
 import { AGENT_CONFIGS } from '../adapters/agents/agentConfigs';
-import { claudeMcpRegistered } from '../adapters/agents/claudeJson';
 import { connectionStatus, type AgentId, type AgentStatus, type Scope } from './connect';
+import { geminiTrustProblems } from './health/geminiTrust';
 import type { LauncherCheck } from './launcherCheck';
+import { claudeMcpProblems } from './health/claudeMcp';
+import { codexTrustProblems } from './health/codexTrust';
 
 export type AgentFix =
   /** Connect (again) in this scope: Baton's entries outdated or half there (a launcher path that moved), Claude Code's own MCP command. */
@@ -125,9 +127,8 @@ export function agentHealth(i: AgentHealthInput): AgentHealth {
       fix: { kind: 'path' },
     });
   }
-  // Claude Code's user and local MCP servers live in its own ~/.claude.json, which connect leaves to `claude mcp add-json`.
-  if (agent === 'claude-code' && scope !== 'project' && status.connected !== 'no' && claudeMcpRegistered(i.home, scope, i.projectDir) === false) {
-    problems.push({ summary: `MCP server not in ~/.claude.json (${scope})`, text: `Baton's MCP server is not in ~/.claude.json (${scope} scope): run ${status.commands[0] ?? `${fix} and the command it prints`}`, fix: connect });
-  }
+  problems.push(...claudeMcpProblems(i, status));
+  problems.push(...codexTrustProblems(i, status));
+  problems.push(...geminiTrustProblems(i, status.connected));
   return { agent, scope, connected: status.connected, files: status.files, lastSeen: lastSeenOf(agent, i.seen), problems };
 }

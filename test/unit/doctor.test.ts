@@ -8,6 +8,7 @@ import { writesAs } from '../../src/app/doctor';
 import { writeLauncher } from '../../src/adapters/launcher';
 import { CLI, cli, ensureBuilt, type CliResult } from './support/cli';
 import { homeFolders } from './support/homeCli';
+import { trustCodexHooks } from './support/codexTrust';
 
 type Report = {
   ok: boolean;
@@ -51,6 +52,7 @@ describe('baton doctor (the built CLI, a temporary HOME)', function () {
     assert.equal((await run(['note', '--agent', 'claude-code', 'tried the mock'])).code, 0);
     assert.equal((await run(['checkpoint', '--agent', 'codex-mcp-client', '--task', 'checkout flake'])).code, 0);
     assert.equal((await run(['connect', 'codex'])).code, 0);
+    trustCodexHooks(home); // Codex runs no hook until trusted: doctor says so (codexTrust.test.ts)
     assert.equal((await run(['connect', 'cursor', '--scope', 'project'])).code, 0);
     // The project's files call `baton` on PATH: without one here, that is the problem to fix.
     const noPath = await report(1);

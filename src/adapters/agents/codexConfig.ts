@@ -20,10 +20,12 @@
 //   thread, its timeout default 1 s and capped at 3 s (openai/codex#33895).
 // - SessionStart output: {"hookSpecificOutput": {"hookEventName": "SessionStart",
 //   "additionalContext"}} (codex-rs/hooks/schema/generated/session-start.command.output.schema.json).
+import * as crypto from 'crypto';
+import * as fs from 'fs';
 import * as path from 'path';
 import type { AgentPlan, ConnectAction, FileFormat, PlanInput } from './agentPlan';
 import { planFile, scopeNotHad } from './agentPlan';
-import { PROJECT_NOTE, isOurServer, nestedHookSet, serverEntry, type HookEventSpec } from './batonCommand';
+import { PROJECT_NOTE, isOurHook, isOurServer, nestedHookSet, serverEntry, type HookEventSpec } from './batonCommand';
 import { hooksFormat } from './jsonFormats';
 import type { HookSet } from './jsonEdit';
 import type { TableEdit } from './tomlEdit';
@@ -58,7 +60,7 @@ export function planCodex(action: ConnectAction, input: PlanInput): AgentPlan {
   const dir = input.scope === 'user' ? path.join(input.home, '.codex') : path.join(input.projectDir, '.codex');
   const config = path.join(dir, 'config.toml');
   const hooks = path.join(dir, 'hooks.json');
-  const edit: TableEdit = { key: ['mcp_servers', 'baton'], value: serverEntry(input), isOurs: isOurServer };
+  const edit: TableEdit = { key: ['mcp_servers', 'baton'], value: serverEntry(input, 'codex'), isOurs: isOurServer };
   const files = [planFile(config, input.home, action, tomlFormat(edit, config)), planFile(hooks, input.home, action, hooksFormat(codexHookSet(input), hooks))];
   const notes: string[] = [];
   if (action === 'connect' && files[1].action !== 'unchanged') {
@@ -69,4 +71,101 @@ export function planCodex(action: ConnectAction, input: PlanInput): AgentPlan {
     notes.push("Codex reads a project's .codex/config.toml and .codex/hooks.json only when the project is trusted.");
   }
   return { agent: 'codex', scope: input.scope, action, files, notes, commands: [] };
+}
+
+/** Where Codex stands on one of Baton's hooks: runs it, never trusted it, trusted an older definition, or was told not to run it. */
+export type CodexHookTrust = 'trusted' | 'untrusted' | 'modified' | 'disabled';
+
+export interface CodexHookVerdict {
+  event: string;
+  /** Codex's key for the handler: `<hooks.json path>:<event_label>:<group>:<handler>`. */
+  key: string;
+  trust: CodexHookTrust;
+}
+
+// Events whose matcher Codex ignores (codex-rs/hooks/src/events/common.rs
+// matcher_pattern_for_event): their hash is taken without it.
+const NO_MATCHER = new Set(['UserPromptSubmit', 'Stop']);
+
+const label = (event: string): string => event.replace(/(?<=[a-z0-9])([A-Z])/g, '_$1').toLowerCase();
+
+const canonical = (v: unknown): unknown =>
+  Array.isArray(v) ? v.map(canonical) : v && typeof v === 'object' ? Object.fromEntries(Object.keys(v).sort().map((k) => [k, canonical((v as Record<string, unknown>)[k])])) : v;
+
+/**
+ * The hash Codex keeps a hook's trust under (codex-rs/hooks/src/engine/discovery.rs
+ * command_hook_hash; codex-rs/config/src/fingerprint.rs version_for_toml):
+ * sha256 of the compact, key-sorted JSON of {event_name, matcher?, hooks:
+ * [the one handler, timeout defaulted to 600]}, fields TOML cannot hold
+ * (None) left out. Checked against the `currentHash` of the real Codex's
+ * `hooks/list` in test/agents/codex.test.ts, so a Codex that changes it
+ * fails that test, not a person's doctor.
+ */
+export function codexHookHash(event: string, matcher: string | undefined, handler: { command: string; timeout?: number; async?: boolean; statusMessage?: string }): string {
+  const hook: Record<string, unknown> = { type: 'command', command: handler.command, timeout: Math.max(1, handler.timeout ?? 600), async: handler.async === true };
+  if (handler.statusMessage !== undefined) hook.statusMessage = handler.statusMessage;
+  const identity: Record<string, unknown> = { event_name: label(event), hooks: [hook] };
+  if (matcher !== undefined && !NO_MATCHER.has(event)) identity.matcher = matcher;
+  return `sha256:${crypto.createHash('sha256').update(JSON.stringify(canonical(identity))).digest('hex')}`;
+}
+
+const readText = (file: string): string | null => {
+  try {
+    return fs.readFileSync(file, 'utf8');
+  } catch {
+    return null;
+  }
+};
+
+/**
+ * Codex's verdict on each of Baton's hooks in one scope's hooks.json, read
+ * the way Codex reads it: the key is the file's absolute path, the event's
+ * label and the group's and handler's positions; the trust is the
+ * `[hooks.state."<key>"]` table of ~/.codex/config.toml (where /hooks writes
+ * it; a project's .codex/config.toml is read too), `trusted_hash` against the
+ * definition's hash now, `enabled = false` a hook switched off there.
+ * Empty when the file is missing or not JSON (agentStatus reports those).
+ */
+export function codexHookTrust(input: Pick<PlanInput, 'scope' | 'home' | 'projectDir'>): CodexHookVerdict[] {
+  const dir = input.scope === 'user' ? path.join(input.home, '.codex') : path.join(input.projectDir, '.codex');
+  const hooksFile = path.join(dir, 'hooks.json');
+  let hooks: unknown;
+  try {
+    hooks = (JSON.parse(readText(hooksFile) ?? 'null') as { hooks?: unknown } | null)?.hooks;
+  } catch {
+    return [];
+  }
+  if (!hooks || typeof hooks !== 'object') return [];
+  const states: Record<string, { trusted_hash?: unknown; enabled?: unknown }> = {};
+  for (const file of [path.join(input.projectDir, '.codex', 'config.toml'), path.join(input.home, '.codex', 'config.toml')]) {
+    const text = readText(file);
+    if (text === null) continue;
+    try {
+      const state = (readToml(text, file).hooks as { state?: unknown } | undefined)?.state;
+      if (state && typeof state === 'object') Object.assign(states, state);
+    } catch {
+      // A config.toml Codex cannot read either: agentStatus says so.
+    }
+  }
+  const out: CodexHookVerdict[] = [];
+  for (const [event, groups] of Object.entries(hooks as Record<string, unknown>)) {
+    if (!Array.isArray(groups)) continue;
+    groups.forEach((g: { matcher?: unknown; hooks?: unknown }, gi) => {
+      if (!g || !Array.isArray(g.hooks)) return;
+      g.hooks.forEach((h: { type?: unknown; command?: unknown; timeout?: unknown; async?: unknown; statusMessage?: unknown }, hi) => {
+        if (!h || h.type !== 'command' || !isOurHook(h.command)) return;
+        const key = `${hooksFile}:${label(event)}:${gi}:${hi}`;
+        const hash = codexHookHash(event, typeof g.matcher === 'string' ? g.matcher : undefined, {
+          command: h.command as string,
+          timeout: typeof h.timeout === 'number' ? h.timeout : undefined,
+          async: h.async === true,
+          statusMessage: typeof h.statusMessage === 'string' ? h.statusMessage : undefined,
+        });
+        const state = states[key];
+        const trust: CodexHookTrust = state?.enabled === false ? 'disabled' : state?.trusted_hash === undefined ? 'untrusted' : state.trusted_hash === hash ? 'trusted' : 'modified';
+        out.push({ event, key, trust });
+      });
+    });
+  }
+  return out;
 }
