@@ -15,9 +15,11 @@
 // - Events used: sessionStart, preCompact, postToolUse, agentStop (the main
 //   agent finishing its turn), sessionEnd (cli-hooks-reference, "Hook events";
 //   agentStop and preCompact documented in github/docs#43876). The sessionStart
-//   payload is {timestamp (ms), cwd, source: new|resume|startup, initialPrompt}
-//   and its output is ignored (docs.github.com/en/copilot/reference/hooks-configuration,
-//   "Session start hook"): Copilot reads the hand-over through Baton's MCP tools.
+//   payload is {sessionId, timestamp (ms), cwd, source: new|resume|startup,
+//   initialPrompt}; GitHub's hooks-configuration page says its output is
+//   ignored, but 1.0.102 reads a top-level {"additionalContext"} into the
+//   conversation (hooks/hosts.ts sessionStartAnswer; FACTS.md), and that is how
+//   Copilot CLI gets the hand-over: it passes no MCP server instructions.
 // - MCP for Copilot CLI: ~/.copilot/mcp-config.json, {"mcpServers": {name:
 //   {"type": "local", "command", "args", "env", "tools": ["*"]}}}
 //   (docs.github.com/en/copilot/how-tos/copilot-cli/customize-copilot/add-mcp-servers;
