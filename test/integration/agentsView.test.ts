@@ -159,8 +159,12 @@ describe('the Agents view', () => {
     applyConnection(planConnection('connect', target));
     try {
       const gemini = await agentRow('gemini', (r) => r.description.includes('to fix'));
-      assert.match(gemini.description, /^connected: Project · 1 to fix · /);
-      const [problem] = (await rows(gemini.node)).filter((r) => r.node.kind === 'agentProblem');
+      // The second: Gemini CLI has not been told to trust this folder (src/app/health/geminiTrust.ts).
+      assert.match(gemini.description, /^connected: Project · 2 to fix · /);
+      const [problem, untrusted] = (await rows(gemini.node)).filter((r) => r.node.kind === 'agentProblem');
+      assert.strictEqual(untrusted?.label, "this folder is not trusted yet: Baton's MCP tools are off");
+      assert.strictEqual(untrusted?.description, 'Project · fix by hand');
+      assert.match(untrusted?.tooltip ?? '', /choose "Trust folder"/);
       assert.ok(problem);
       assert.strictEqual(problem.label, '`baton` is not on PATH');
       assert.strictEqual(problem.description, "Project · Install 'baton' in PATH");
