@@ -2,8 +2,8 @@
 // user as commands (Claude Code: `/mcp__baton__resume`, `/mcp__baton__handoff`),
 // and each becomes one user message. `resume` carries the hand-over itself,
 // framed as facts (checkpoint text quoted, core/handover.ts); `checkpoint` and
-// `handoff` ask the model to call the tool of that name and say which fields
-// it takes.
+// `handoff` ask the model to call the checkpoint tool (with `to` for a
+// hand-off) and say which fields it takes.
 //
 // API: `McpServer.registerPrompt(name, { title, description, argsSchema }, cb)`
 // of @modelcontextprotocol/sdk 1.32 (dist/esm/server/mcp.d.ts; README "Tools,
@@ -58,7 +58,7 @@ export function registerPrompts(server: McpServer, ctx: ToolContext): void {
       // A project named here must be one the vault knows: a typo would otherwise read as "no checkpoint yet".
       if (project?.trim()) await knownScope(ctx.deps.baton, project);
       const { scope } = await ctx.project(project);
-      const { text } = await handoverOf(ctx.deps, scope, ctx.agent(undefined));
+      const { text } = await handoverOf(ctx.deps, scope, ctx.agent());
       const framing = `Baton's hand-over for project ${ident(scope)} follows: the record earlier sessions left in the Baton vault, as of now.`;
       return userText(`${framing}\n\n${text}`);
     }),
@@ -83,12 +83,12 @@ export function registerPrompts(server: McpServer, ctx: ToolContext): void {
     'handoff',
     {
       title: 'Hand off through Baton',
-      description: "Ask for a Baton hand-over to another agent or person through Baton's handoff tool.",
+      description: "Ask for a Baton hand-over to another agent or person through Baton's checkpoint tool.",
       argsSchema: { to: z.string().trim().min(1, 'Say who takes over.').describe('Who takes over: an agent ("cursor", "codex") or a person.'), project: projectPromptArg },
     },
     rethrown(async ({ to, project }) =>
       userText(
-        `Hand this work over to ${ident(to.trim())}: call Baton's \`handoff\` tool with \`to\` = ${ident(to.trim())}${inProject(project)}. ` +
+        `Hand this work over to ${ident(to.trim())}: call Baton's \`checkpoint\` tool with \`to\` = ${ident(to.trim())}${inProject(project)}. ` +
           `Its other fields:\n${fieldList()}\n` +
           'Say where it stands, what was ruled out, and the one next step.',
       ),

@@ -2,28 +2,22 @@
 // agent reading them: what to put in a field, and what not to.
 import { z } from 'zod';
 
-export const projectArg = z
-  .string()
-  .optional()
-  .describe("Project name. Leave it out to use BATON_PROJECT, else your workspace root's project, else the server's folder.");
-export const agentArg = z.string().optional().describe('Who is writing (e.g. "claude-code"). Leave it out to use your MCP client name.');
+export const projectArg = z.string().optional().describe("Project name. Default: BATON_PROJECT, else your workspace's project.");
 
 const list = (what: string) => z.array(z.string()).optional().describe(what);
 
-/** The checkpoint fields, shared by checkpoint and handoff. */
+/** The checkpoint's fields. Short on purpose: every agent sends these descriptions with every request (bench/tokens.ts). */
 export const checkpointFields = {
-  task: z.string().optional().describe('What was being done, in a sentence or two.'),
-  intent: z.string().optional().describe('Why it matters: the goal behind the task.'),
-  state: z.string().optional().describe('Where it stands now. Your working notes are appended to it automatically.'),
-  decisions: list('Choices made, each with its reason ("kept sql.js: no native build").'),
-  failed: list(
-    "Approaches tried and ruled out, each with why it failed. The most valuable field: the next agent will not retry these. Leave it out when nothing was ruled out; do not write \"none\".",
-  ),
-  verified: list('Claims you checked, each with its evidence ("rejects expired tokens: npm test -- auth passes").'),
-  blockers: list('What is known broken and what it stops.'),
+  task: z.string().optional().describe('What was being done.'),
+  intent: z.string().optional().describe('Why it matters.'),
+  state: z.string().optional().describe('Where it stands now.'),
+  decisions: list('Choices made, each with its reason.'),
+  failed: list('Approaches tried and ruled out, each with why; the next agent will not retry them. Omit when none.'),
+  verified: list('Claims checked, each with its evidence.'),
+  blockers: list('What is broken and what it blocks.'),
   commands: list('Commands that produced the evidence.'),
-  questions: list('Open questions for the next agent or person.'),
-  files: list('Files you changed or that matter, relative to the project root.'),
+  questions: list('Open questions.'),
+  files: list('Files changed, relative to the project root.'),
   next: z.string().optional().describe('The one next step.'),
 };
 
@@ -91,13 +85,6 @@ export const resumeOutput = {
     .describe('Dead ends recorded in other projects that share words with the latest task: matched by words, they may not apply here.'),
 };
 
-export const sessionsOutput = {
-  project: z.string(),
-  checkpoints: z.array(checkpointJsonSchema),
-  uncommitted: z.array(noteJson),
-  abandoned: z.array(abandonedJson),
-};
-
 export const whyOutput = {
   file: z.string(),
   touches: z.array(
@@ -131,28 +118,6 @@ export const whyOutput = {
       }),
     )
     .optional(),
-};
-
-export const plansOutput = {
-  project: z.string(),
-  plans: z.array(z.object({ slug: z.string(), project: z.string(), agent: z.string(), ts: z.number(), title: z.string(), text: z.string() })),
-};
-
-export const savePlanOutput = { slug: z.string(), project: z.string(), agent: z.string(), ts: z.number(), redactions: z.number() };
-
-export const projectsOutput = {
-  projects: z.array(
-    z.object({
-      project: z.string(),
-      checkpoints: z.number(),
-      lastCheckpoint: z.number(),
-      lastAgent: z.string(),
-      uncommitted: z.number(),
-      abandoned: z.number(),
-      quiet: z.boolean(),
-      scopes: z.array(z.string()),
-    }),
-  ),
 };
 
 export const deadEndsOutput = {

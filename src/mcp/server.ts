@@ -11,11 +11,10 @@ import { registerWriteTools } from './writeTools';
 
 /** Read by clients that pass server instructions to the model: how to use Baton without being told. */
 export const INSTRUCTIONS = [
-  'Baton keeps the thread between agent sessions in a markdown vault.',
-  'At the start of a session call resume (and read "Didn\'t work" before proposing anything).',
-  'Before trying an approach, call before_you_try. While working, call note_progress after each meaningful step.',
-  'Before you stop or when the context runs low, call checkpoint (or handoff) with what was ruled out in "failed".',
-  'Before changing a file, why tells you which earlier sessions touched it.',
+  'Baton keeps the thread between agent sessions.',
+  'Call resume first and read "Didn\'t work" before proposing anything; before_you_try before an approach;',
+  'note_progress after each step; why before changing a file;',
+  'checkpoint, with what was ruled out in "failed", before you stop or when the context runs low.',
 ].join(' ');
 
 export function createMcpServer(deps: McpDeps): McpServer {

@@ -7,9 +7,9 @@ import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { ErrorCode, McpError, RootsListChangedNotificationSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { Baton } from '../core/baton';
 import { BatonError, usage } from '../core/errors';
-import { safe } from '../core/names';
 import { stripDeep } from '../core/quoted';
 import { resolveScope, type ResolvedScope } from '../app/scope';
+import { agentOfClient } from './clientAgents';
 
 export interface McpDeps {
   baton: Baton;
@@ -23,7 +23,8 @@ export interface McpDeps {
 export interface ToolContext {
   deps: McpDeps;
   project(arg: string | undefined): Promise<ResolvedScope>;
-  agent(arg: string | undefined): string;
+  /** Who is writing: never a tool argument, so a model cannot split one host's session under two names (clientAgents.ts). */
+  agent(): string;
 }
 
 const ROOTS_TIMEOUT_MS = 3000;
@@ -55,9 +56,8 @@ export function toolContext(server: McpServer, deps: McpDeps): ToolContext {
       if (found) return found;
       throw usage('No project: pass "project", set BATON_PROJECT for the server, or open a workspace folder.');
     },
-    agent(arg) {
-      if (arg?.trim()) return arg.trim();
-      return safe(server.server.getClientVersion()?.name ?? '') || 'mcp';
+    agent() {
+      return agentOfClient(deps.env, server.server.getClientVersion()?.name);
     },
   };
 }

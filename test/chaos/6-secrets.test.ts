@@ -200,10 +200,9 @@ describe('chaos 6: secrets never reach a vault file', function () {
 
     // ---- MCP tools
     const calls = [
-      { name: 'note_progress', arguments: { text: `mcp note ${all}`, agent: 'mcp-agent' } },
-      { name: 'checkpoint', arguments: { task: `mcp task ${all}`, state: all, failed: SECRETS.map((s) => s.text), files: [`src/${SECRETS[0].text}.ts`], agent: 'mcp-agent' } },
-      { name: 'handoff', arguments: { to: 'claude', task: `mcp hand-off ${all}`, next: all, agent: 'mcp-agent' } },
-      { name: 'save_plan', arguments: { plan: `mcp plan ${all}`, agent: 'mcp-agent' } },
+      { name: 'note_progress', arguments: { text: `mcp note ${all}` } },
+      { name: 'checkpoint', arguments: { task: `mcp task ${all}`, state: all, failed: SECRETS.map((s) => s.text), files: [`src/${SECRETS[0].text}.ts`] } },
+      { name: 'checkpoint', arguments: { to: 'claude', task: `mcp hand-off ${all}`, next: all } },
     ];
     const replies = await mcpSession(vault, repo, calls);
     assert.equal(replies.length, calls.length);
@@ -300,13 +299,11 @@ describe('chaos 6: secrets never reach a vault file', function () {
     });
     await pool(6, tasks);
 
-    // MCP: a secret as the project or agent argument is refused as a tool error, not written.
+    // MCP: a secret as the project or hand-off argument is refused as a tool error, not written (the agent is no argument).
     const calls = oneLine.flatMap((s) => [
-      { name: 'note_progress', arguments: { text: 'mcp note', agent: s.text } },
       { name: 'note_progress', arguments: { text: 'mcp note', project: s.text } },
-      { name: 'checkpoint', arguments: { task: 'mcp task', agent: s.text } },
-      { name: 'handoff', arguments: { to: s.text, task: 'mcp hand-off' } },
-      { name: 'save_plan', arguments: { plan: 'mcp plan', agent: s.text } },
+      { name: 'checkpoint', arguments: { task: 'mcp task', project: s.text } },
+      { name: 'checkpoint', arguments: { to: s.text, task: 'mcp hand-off' } },
     ]);
     const replies = await mcpSession(vault, repo, calls);
     replies.forEach((r, i) => {

@@ -13,6 +13,8 @@ export interface McpStart {
   name: string;
   /** The environment to start from (default: this process's). */
   env?: NodeJS.ProcessEnv;
+  /** Set in the server's environment after the BATON_* variables are cleared, as an agent's config sets them (BATON_AGENT). */
+  serverEnv?: Record<string, string>;
 }
 
 export async function mcpClient(o: McpStart): Promise<Client> {
@@ -22,7 +24,7 @@ export async function mcpClient(o: McpStart): Promise<Client> {
     command: process.execPath,
     args: [o.cli, 'mcp'],
     cwd: o.cwd,
-    env: { ...env, BATON_AGENT: '', BATON_PROJECT: '', BATON_VAULT: o.vault },
+    env: { ...env, BATON_AGENT: '', BATON_PROJECT: '', ...o.serverEnv, BATON_VAULT: o.vault },
     stderr: 'pipe',
   });
   const client = new Client({ name: o.name, version: '1.0.0' });

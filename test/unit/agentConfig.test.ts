@@ -171,7 +171,7 @@ model = "o4-mini"
       const plan = w.run('codex', 'connect');
       assert.deepEqual(actions(plan), ['config.toml:created', 'hooks.json:created']);
       const config = toml(w.read(path.join(w.home, '.codex', 'config.toml')));
-      assert.deepEqual(config.mcp_servers.baton, { command: w.launcher, args: ['mcp'], env: { BATON_VAULT: w.vault } });
+      assert.deepEqual(config.mcp_servers.baton, { command: w.launcher, args: ['mcp'], env: { BATON_VAULT: w.vault, BATON_AGENT: 'codex' } });
       const hooks = json(w.read(path.join(w.home, '.codex', 'hooks.json')));
       assert.deepEqual(nestedCommands(hooks, 'PostToolUse'), [`${w.launcher} --vault "${w.vault}" hook codex post-tool-use`]);
       assert.equal(hooks.hooks.PostToolUse[0].matcher, '^apply_patch$');
@@ -234,7 +234,7 @@ model = "o4-mini"
     it('project scope writes .codex/ with `baton` on PATH and no vault path', () => {
       w.run('codex', 'connect', 'project');
       const config = w.read(path.join(w.project, '.codex', 'config.toml'));
-      assert.deepEqual(toml(config).mcp_servers.baton, { command: 'baton', args: ['mcp'] });
+      assert.deepEqual(toml(config).mcp_servers.baton, { command: 'baton', args: ['mcp'], env: { BATON_AGENT: 'codex' } });
       assert.equal(w.read(path.join(w.project, '.codex', 'hooks.json')).includes(w.root), false);
     });
 
@@ -261,7 +261,7 @@ model = "o4-mini"
     it('writes mcp.json and a version-1 hooks.json into an empty HOME', () => {
       w.run('cursor', 'connect');
       const mcp = json(w.read(path.join(w.home, '.cursor', 'mcp.json')));
-      assert.deepEqual(mcp.mcpServers.baton, { command: w.launcher, args: ['mcp'], env: { BATON_VAULT: w.vault } });
+      assert.deepEqual(mcp.mcpServers.baton, { command: w.launcher, args: ['mcp'], env: { BATON_VAULT: w.vault, BATON_AGENT: 'cursor' } });
       const hooks = json(w.read(path.join(w.home, '.cursor', 'hooks.json')));
       assert.equal(hooks.version, 1);
       assert.deepEqual(Object.keys(hooks.hooks), ['sessionStart', 'preCompact', 'afterFileEdit', 'stop', 'sessionEnd']);

@@ -37,7 +37,7 @@ describe('connect: Gemini CLI and Copilot config files', () => {
       const v = jsonc(text);
       assert.equal(v.theme, 'GitHub');
       assert.deepEqual(Object.keys(v.mcpServers), ['docs', 'baton']);
-      assert.deepEqual(v.mcpServers.baton, { command: w.launcher, args: ['mcp'], env: { BATON_VAULT: w.vault } });
+      assert.deepEqual(v.mcpServers.baton, { command: w.launcher, args: ['mcp'], env: { BATON_VAULT: w.vault, BATON_AGENT: 'gemini' } });
       assert.deepEqual(nestedCommands(v, 'AfterTool'), ['prettier --write', `${w.launcher} --vault "${w.vault}" hook gemini post-tool-use`]);
       assert.equal(v.hooks.AfterTool[1].matcher, '^(write_file|replace)$');
       assert.deepEqual(nestedCommands(v, 'PreCompress'), [`${w.launcher} --vault "${w.vault}" hook gemini pre-compact`], 'Gemini\'s event is PreCompress');
@@ -51,7 +51,7 @@ describe('connect: Gemini CLI and Copilot config files', () => {
       const plan = w.run('gemini', 'connect', 'project');
       const file = path.join(w.project, '.gemini', 'settings.json');
       const v = json(w.read(file));
-      assert.deepEqual(v.mcpServers.baton, { command: 'baton', args: ['mcp'] });
+      assert.deepEqual(v.mcpServers.baton, { command: 'baton', args: ['mcp'], env: { BATON_AGENT: 'gemini' } });
       assert.deepEqual(nestedCommands(v, 'SessionEnd'), ['baton hook gemini session-end']);
       assert.ok(plan.notes.some((n) => /PATH/.test(n)));
       w.run('gemini', 'disconnect', 'project');
@@ -71,7 +71,7 @@ describe('connect: Gemini CLI and Copilot config files', () => {
       assert.deepEqual(hooks.hooks.agentStop, [
         { type: 'command', bash: `${w.launcher} --vault "${w.vault}" hook copilot stop`, powershell: `${w.launcher} --vault '${w.vault}' hook copilot stop`, timeoutSec: 10 },
       ]);
-      assert.deepEqual(json(w.read(mcpFile)).mcpServers.baton, { type: 'local', command: w.launcher, args: ['mcp'], env: { BATON_VAULT: w.vault }, tools: ['*'] });
+      assert.deepEqual(json(w.read(mcpFile)).mcpServers.baton, { type: 'local', command: w.launcher, args: ['mcp'], env: { BATON_VAULT: w.vault, BATON_AGENT: 'copilot' }, tools: ['*'] });
       assert.deepEqual(actions(w.run('copilot', 'connect')), ['baton.json:unchanged', 'mcp-config.json:unchanged']);
       w.run('copilot', 'disconnect');
       assert.equal(w.exists(path.join(w.home, '.copilot', 'hooks', 'baton.json')), false);

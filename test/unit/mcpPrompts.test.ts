@@ -88,7 +88,7 @@ describe('baton mcp prompts and resources (the SDK client in memory, real vault)
     const h = await client.getPrompt({ name: 'handoff', arguments: { to: 'cursor' } });
     assert.equal(h.messages[0].role, 'user');
     const text = textOf(h);
-    assert.match(text, /call Baton's `handoff` tool with `to` = cursor\./);
+    assert.match(text, /call Baton's `checkpoint` tool with `to` = cursor\./);
     for (const field of ['task', 'state', 'decisions', 'failed', 'verified', 'blockers', 'questions', 'files', 'next']) {
       assert.match(cp, new RegExp(`\\n- ${field}: `), `checkpoint names ${field}`);
       assert.match(text, new RegExp(`\\n- ${field}: `), `handoff names ${field}`);
@@ -105,7 +105,10 @@ describe('baton mcp prompts and resources (the SDK client in memory, real vault)
     const { resourceTemplates } = await client.listResourceTemplates();
     assert.deepEqual(
       resourceTemplates.map((t) => [t.name, t.uriTemplate, t.mimeType]),
-      [['handover', 'baton://project/{project}/handover', 'text/markdown']],
+      [
+        ['handover', 'baton://project/{project}/handover', 'text/markdown'],
+        ['plans', 'baton://project/{project}/plans', 'text/markdown'],
+      ],
     );
     const { resources } = await client.listResources();
     assert.deepEqual(

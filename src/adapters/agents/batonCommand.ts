@@ -58,10 +58,18 @@ export function isOurServer(entry: unknown): boolean {
   return (program || script) && args.includes('mcp');
 }
 
-/** Baton's stdio server: the launcher with `mcp`, and the vault in its environment (absent from a project file). */
-export function serverEntry(input: PlanInput): { command: string; args: string[]; env?: Record<string, string> } {
+/**
+ * Baton's stdio server: the launcher with `mcp`, and in its environment the
+ * vault (absent from a project file) and BATON_AGENT, the name the agent's
+ * hooks write as (hooks/hosts.ts AGENT_OF), so its MCP notes and its hooks'
+ * notes are one session whatever its MCP client calls itself (mcp/clientAgents.ts).
+ */
+export function serverEntry(input: PlanInput, agent?: AgentId): { command: string; args: string[]; env?: Record<string, string> } {
   const entry: { command: string; args: string[]; env?: Record<string, string> } = { command: launcherFor(input), args: ['mcp'] };
-  if (input.scope !== 'project') entry.env = { BATON_VAULT: input.vault };
+  const env: Record<string, string> = {};
+  if (input.scope !== 'project') env.BATON_VAULT = input.vault;
+  if (agent) env.BATON_AGENT = agent;
+  if (Object.keys(env).length) entry.env = env;
   return entry;
 }
 

@@ -64,7 +64,7 @@ export function planCopilot(action: ConnectAction, input: PlanInput): AgentPlan 
   const files = [planFile(hooks, input.home, action, flatHooksFormat(copilotHookSet(input), hooks))];
   if (input.scope === 'user') {
     const mcp = path.join(input.home, '.copilot', 'mcp-config.json');
-    const value = { type: 'local', ...serverEntry(input), tools: ['*'] };
+    const value = { type: 'local', ...serverEntry(input, 'copilot'), tools: ['*'] };
     const entry: NamedEntry = { map: ['mcpServers'], name: 'baton', value, isOurs: isOurServer };
     files.push(planFile(mcp, input.home, action, mcpFormat(entry, mcp)));
   }

@@ -45,7 +45,7 @@ export function planCursor(action: ConnectAction, input: PlanInput): AgentPlan {
   const dir = input.scope === 'user' ? path.join(input.home, '.cursor') : path.join(input.projectDir, '.cursor');
   const mcp = path.join(dir, 'mcp.json');
   const hooks = path.join(dir, 'hooks.json');
-  const entry: NamedEntry = { map: ['mcpServers'], name: 'baton', value: serverEntry(input), isOurs: isOurServer };
+  const entry: NamedEntry = { map: ['mcpServers'], name: 'baton', value: serverEntry(input, 'cursor'), isOurs: isOurServer };
   const files = [planFile(mcp, input.home, action, mcpFormat(entry, mcp)), planFile(hooks, input.home, action, flatHooksFormat(cursorHookSet(input), hooks))];
   const notes: string[] = [];
   if (action === 'connect') {

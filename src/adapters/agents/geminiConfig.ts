@@ -55,7 +55,7 @@ function settingsFormat(server: FileFormat, hooks: FileFormat): FileFormat {
 export function planGemini(action: ConnectAction, input: PlanInput): AgentPlan {
   if (input.scope === 'local') scopeNotHad('gemini', input.scope, ['user', 'project']);
   const file = path.join(input.scope === 'user' ? input.home : input.projectDir, '.gemini', 'settings.json');
-  const entry: NamedEntry = { map: ['mcpServers'], name: 'baton', value: serverEntry(input), isOurs: isOurServer };
+  const entry: NamedEntry = { map: ['mcpServers'], name: 'baton', value: serverEntry(input, 'gemini'), isOurs: isOurServer };
   const format = settingsFormat(mcpFormat(entry, file), hooksFormat(geminiHookSet(input), file));
   const files = [planFile(file, input.home, action, format)];
   const notes: string[] = [];
