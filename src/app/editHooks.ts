@@ -8,6 +8,7 @@ import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 import type { Baton } from '../core/baton';
+import { sessionEndedNote, turnEndedNote } from '../core/lifecycle';
 import { readBinding } from '../adapters/agentSessions';
 import { projectRoots, repoRelative } from './editedPaths';
 import { openBaton } from './openBaton';
@@ -79,14 +80,15 @@ export async function filesEdited(h: HookEnv, p: HookPayload): Promise<string[]>
 
 /**
  * The end of a turn (Claude's and Codex's Stop, Cursor's stop, Gemini's
- * AfterAgent, Copilot's agentStop): a note that the agent stopped, and why when
- * the host says (Cursor's status). Written once per run of turns: not again
- * while it is still the agent's latest note, so an idle back-and-forth adds nothing.
+ * AfterAgent, Copilot's agentStop): a lifecycle note (core/lifecycle.ts) that
+ * the agent stopped, and why when the host says (Cursor's status). Written
+ * once per run of turns: not again while it is still the agent's latest note,
+ * so an idle back-and-forth adds nothing.
  */
 export async function turnEnded(h: HookEnv, p: HookPayload): Promise<string> {
   const scope = hookScope(h, p);
   if (!scope) return '';
-  const text = `${h.agent} stopped${p.reason ? ` (${p.reason})` : ''}`;
+  const text = turnEndedNote(p.reason);
   await core(h).noteUnlessLatest(scope, h.agent, text, h.now());
   return text;
 }
@@ -139,14 +141,32 @@ export async function ownHookInstalled(h: HookEnv, p: HookPayload, agent: string
 /** The agent name in Baton's hook command for each agent whose hooks Baton installs. */
 const AGENT_NAMES: Record<string, string> = { cursor: 'cursor', codex: 'codex', gemini: 'gemini', copilot: 'copilot', 'claude-code': 'claude-code' };
 
-/** Session end: a working note that the session ended and why, so the next reader knows it did not just go quiet. */
-export async function sessionEnd(h: HookEnv, p: HookPayload): Promise<string> {
+/** What a session end did: the note written, or why nothing was (for the hook log). */
+export type SessionEnd = { note: string } | { skipped: string };
+
+/**
+ * Session end: a lifecycle note (core/lifecycle.ts) that the session ended and
+ * why, so the next reader knows it did not just go quiet. It names no
+ * transcript: a note is read on every machine sharing the vault, and the
+ * path is one machine's (session start keeps it in the session's binding). A session Baton never saw start, with no
+ * transcript on disk, never ran: `claude mcp list`'s health check ends one
+ * with a transcript path that does not exist. It writes nothing; neither does
+ * the end of a session whose payload names none (Copilot CLI's) when the
+ * agent has no open note in the project to mark the end of.
+ */
+export async function sessionEnd(h: HookEnv, p: HookPayload): Promise<SessionEnd> {
   const bound = p.sessionId ? readBinding(h.vaultRoot, h.agent, p.sessionId) : null;
   const scope = hookScope(h, p) ?? (bound?.scope || null);
-  if (!scope) return '';
-  const who = p.sessionId ? `${h.agent} session ${p.sessionId}` : `${h.agent} session`;
-  const text = `${who} ended (${p.reason || 'no reason given'})${p.transcriptPath ? `; transcript ${p.transcriptPath}` : ''}`;
-  await core(h).note(scope, h.agent, text, h.now());
-  return text;
+  if (!scope) return { skipped: 'no project for this folder (the home folder or /)' };
+  const transcript = p.transcriptPath && fs.existsSync(p.transcriptPath) ? p.transcriptPath : '';
+  if (p.sessionId && !bound && !transcript) {
+    return { skipped: `session ${p.sessionId} never started here (no session start, no transcript${p.transcriptPath ? ` at ${p.transcriptPath}` : ''}): nothing recorded` };
+  }
+  const baton = core(h);
+  if (!p.sessionId && !(await baton.hasOpenNotes(scope, h.agent))) {
+    return { skipped: `the session names no id and ${h.agent} has no open note in ${scope}: nothing to mark the end of` };
+  }
+  const text = sessionEndedNote(p.reason);
+  await baton.note(scope, h.agent, text, h.now());
+  return { note: text };
 }
-

@@ -16,6 +16,7 @@ import { maskFields, maskSecrets } from './secrets';
 import { abandonedAcross, continuityOf } from './continuity';
 import { checkTime } from './time';
 import { editNote, mergeFiles, splitEdits, uniquePaths } from './edits';
+import { workingNotes } from './lifecycle';
 import { autoClosedState, foldIntoState, isAbandoned, openSessions, sessionsToFold, toAbandoned } from './sessions';
 
 // U+0085 (NEL) and the Unicode line separators end a line for some readers;
@@ -64,6 +65,16 @@ export class Baton {
     if (mine.length && mine[mine.length - 1].text === text) return false;
     await this.note(scope, agent, text, at);
     return true;
+  }
+
+  /**
+   * Whether the agent has a working note (not a lifecycle event) among the
+   * scope's recent notes (the notes file's last few KB): a cheap look for
+   * hooks, which may miss a note older than that.
+   */
+  async hasOpenNotes(scopeIn: string, agentIn: string): Promise<boolean> {
+    const agent = safeName(agentIn, 'agent');
+    return workingNotes((await this.deps.vault.recentNotes(safeScope(scopeIn))).filter((n) => n.agent === agent)).length > 0;
   }
 
   /**
@@ -197,7 +208,8 @@ export class Baton {
     return {
       project: scope,
       checkpoints,
-      uncommitted: open.flatMap((s) => s.notes).sort((a, b) => a.ts - b.ts),
+      // Lifecycle events are liveness, not notes to read (lifecycle.ts): they count for `abandoned` only.
+      uncommitted: workingNotes(open.flatMap((s) => s.notes)).sort((a, b) => a.ts - b.ts),
       abandoned: open.filter((s) => isAbandoned(s, now)).map(toAbandoned),
     };
   }

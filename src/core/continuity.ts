@@ -4,6 +4,7 @@
 import type { Abandoned, ProjectContinuity } from './model';
 import { rootProject } from './names';
 import type { NoteLine, ScopeNote, ScopeSummary } from './ports';
+import { workingNotes } from './lifecycle';
 import { isAbandoned, isQuiet, openSessions, toAbandoned, type OpenSession } from './sessions';
 
 /** Every open session of the vault, from the index's mirror of each `uncommitted.md`. */
@@ -51,7 +52,7 @@ export function continuityOf(summaries: readonly ScopeSummary[], notes: readonly
   }
   for (const s of openAcrossVault(notes)) {
     const e = entry(s.scope);
-    e.uncommitted += s.notes.length;
+    e.uncommitted += workingNotes(s.notes).length;
     if (isAbandoned(s, now)) e.abandoned += 1;
   }
   const list = [...byProject.values()];

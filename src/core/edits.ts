@@ -4,6 +4,7 @@
 // so the record survives a deleted `.baton/` and a Logos reading the same vault
 // sees a plain note. Baton folds these notes into the checkpoint's `## Files`
 // (not into State) and collapses them into one line in the hand-over.
+import { isLifecycleNote } from './lifecycle';
 import type { Note } from './model';
 import { stripControls } from './quoted';
 import { normalizeTouchPath } from './touching';
@@ -45,11 +46,16 @@ export function uniquePaths(paths: readonly string[]): string[] {
   return out;
 }
 
-/** Folded notes split into the edited paths (once each) and every other note. */
+/**
+ * Folded notes split into the edited paths (once each) and the working notes
+ * for State; lifecycle events (lifecycle.ts) go to neither: folding takes them
+ * out of the notes file and writes them nowhere.
+ */
 export function splitEdits(notes: readonly Note[]): { edits: string[]; rest: Note[] } {
   const edits: string[] = [];
   const rest: Note[] = [];
   for (const n of notes) {
+    if (isLifecycleNote(n)) continue;
     const p = editedPath(n.text);
     if (p === null) rest.push(n);
     else edits.push(p);

@@ -9,6 +9,7 @@
 import type { Abandoned, Checkpoint, Note, Plan, Touch } from './model';
 import type { DeadEnd } from './ports';
 import { editsByAgent, isEditNote } from './edits';
+import { workingNotes } from './lifecycle';
 import { QUOTED_INTRO, ident, quote, quoteItem } from './quoted';
 import { age, day } from './time';
 
@@ -32,7 +33,9 @@ const noteLines = (notes: readonly Note[], now: number): string[] => notes.flatM
  * file, see edits.ts) are no news to read one by one, so each agent's become
  * one "Files edited" line; the count is of the other notes.
  */
-function openNotes(header: (count: number) => string, notes: readonly Note[], now: number): string[] {
+function openNotes(header: (count: number) => string, all: readonly Note[], now: number): string[] {
+  // Lifecycle events ("stopped", "session ended") are no news to a reader (lifecycle.ts).
+  const notes = workingNotes(all);
   const said = notes.filter((n) => !isEditNote(n));
   const out = said.length ? [header(said.length), ...noteLines(said, now)] : [];
   for (const e of editsByAgent(notes)) out.push(`Files edited by ${ident(e.agent)}, not yet checkpointed (${e.files.length}):`, ...quote(e.files.join(', ')));
@@ -48,7 +51,8 @@ const finish = (out: string[]): string => out.join('\n').replace(/\n{3,}/g, '\n\
 export function renderHandover(h: HandoverInput, now: number): string {
   const out: string[] = [`# Hand-over — ${ident(h.project)}`, ''];
   const cp = h.latest;
-  if (cp || h.uncommitted.length) out.push(QUOTED_INTRO, '');
+  const open = workingNotes(h.uncommitted);
+  if (cp || open.length) out.push(QUOTED_INTRO, '');
   if (cp) {
     const who = cp.handoffTo ? `${ident(cp.agent)} → ${ident(cp.handoffTo)}` : ident(cp.agent);
     const kind = cp.autoClosed
@@ -77,7 +81,7 @@ export function renderHandover(h: HandoverInput, now: number): string {
   } else {
     out.push('No checkpoint yet in this project.');
   }
-  if (h.uncommitted.length) out.push('', ...openNotes((n) => `Uncommitted working notes (${n}):`, h.uncommitted, now));
+  if (open.length) out.push('', ...openNotes((n) => `Uncommitted working notes (${n}):`, open, now));
   if (h.abandoned.length) {
     out.push('', `Abandoned sessions (${h.abandoned.length}), silent past 6h:`);
     for (const a of h.abandoned) out.push(`  - ${ident(a.session)} (${ident(a.agent)}, ${a.notes} notes, last ${age(now - a.lastActivity)} ago)`);
@@ -89,7 +93,71 @@ export function renderHandover(h: HandoverInput, now: number): string {
   return finish(out);
 }
 
-export const hasHandover = (h: HandoverInput): boolean => h.latest !== null || h.uncommitted.length > 0 || h.abandoned.length > 0;
+/** What a session start may print of the hand-over: 800 tokens (at 4 characters a token) of the request every session start sends. */
+export const START_HANDOVER_CHARS = 3200;
+
+/**
+ * The hand-over a session start prints, within `budget` characters: the
+ * whole hand-over when it fits; else the dead ends first (rediscovering them
+ * is the cost Baton exists to remove), then the next step, the task, the
+ * blockers and open questions, the open notes and abandoned sessions, as many
+ * as fit, and a last line naming what was left out and `rest`, where to read it.
+ */
+export function renderStartHandover(h: HandoverInput, now: number, o: { budget: number; rest: string }): string {
+  const full = renderHandover(h, now);
+  if (full.length <= o.budget) return full;
+  const cp = h.latest;
+  const open = workingNotes(h.uncommitted);
+  const head = [`# Hand-over — ${ident(h.project)}`, '', QUOTED_INTRO, ''];
+  if (cp) head.push(`Latest checkpoint ${ident(cp.session)} by ${ident(cp.agent)}${cp.handoffTo ? ` → ${ident(cp.handoffTo)}` : ''}, ${age(now - cp.ts)} ago.`, '');
+  else head.push('No checkpoint yet in this project.', '');
+  const blocks: { name: string; lines: string[] }[] = cp
+    ? [
+        { name: 'Next', lines: prose('Next', cp.next) },
+        { name: 'Task', lines: prose('Task', cp.task) },
+        { name: 'Blockers', lines: bullets('Blockers', cp.blockers) },
+        { name: 'Open questions', lines: bullets('Open questions', cp.questions) },
+      ]
+    : [];
+  if (open.length) blocks.push({ name: 'working notes', lines: ['', ...openNotes((n) => `Uncommitted working notes (${n}):`, open, now)] });
+  if (h.abandoned.length) blocks.push({ name: 'abandoned sessions', lines: ['', `Abandoned sessions: ${h.abandoned.length}, silent past 6h.`] });
+  if (cp) {
+    for (const [name, lines] of [
+      ['Verified', bullets('Verified', cp.verified)],
+      ['Decisions', bullets('Decisions', cp.decisions)],
+      ['Intent', prose('Intent', cp.intent)],
+      ['State', prose('State', cp.state)],
+      ['Files', bullets('Files', cp.files)],
+    ] as const) blocks.push({ name, lines: [...lines] });
+  }
+  const tail = (left: string[]): string => `\n(Left out here: ${left.join(', ')}. The whole hand-over: ${o.rest}.)\n`;
+  const everyName = [...(cp?.failed.length ? ['dead ends'] : []), ...blocks.filter((b) => b.lines.length).map((b) => b.name)];
+  const room = o.budget - tail(everyName).length;
+  const out = [...head];
+  const size = (lines: string[]): number => lines.join('\n').length + 1;
+  const left: string[] = [];
+  // The dead ends first, as many whole items as fit.
+  const failed = cp?.failed ?? [];
+  if (failed.length) {
+    out.push(FAILED_HEADING);
+    let shown = 0;
+    for (const item of failed) {
+      const lines = quoteItem(item);
+      if (shown > 0 && size([...out, ...lines]) > room) break;
+      out.push(...lines);
+      shown += 1;
+    }
+    if (shown < failed.length) left.push(`${failed.length - shown} more dead end(s)`);
+  }
+  for (const b of blocks) {
+    if (!b.lines.length) continue;
+    if (size([...out, ...b.lines]) <= room) out.push(...b.lines);
+    else left.push(b.name);
+  }
+  return finish(out) + (left.length ? tail(left) : '');
+}
+
+export const hasHandover = (h: HandoverInput): boolean => h.latest !== null || workingNotes(h.uncommitted).length > 0 || h.abandoned.length > 0;
 
 export interface SessionsInput {
   project: string;

@@ -6,6 +6,7 @@ import type { Abandoned, Note } from './model';
 import type { NoteLine } from './ports';
 import { stamp } from './time';
 import { isEditNote } from './edits';
+import { workingNotes } from './lifecycle';
 
 export const ABANDON_AFTER = 6 * 3600;
 export const PARALLEL_GRACE = 30 * 60;
@@ -49,7 +50,12 @@ export function openSessions(scope: string, lines: NoteLine[]): OpenSession[] {
   return sessions.sort((a, b) => a.start - b.start || a.agent.localeCompare(b.agent));
 }
 
-export const isAbandoned = (s: OpenSession, now: number): boolean => now - s.lastActivity > ABANDON_AFTER;
+/**
+ * Silent past the window, lifecycle events counted as activity; a session of
+ * lifecycle events alone (an agent that ran and wrote nothing) has nothing to
+ * close and is not abandoned.
+ */
+export const isAbandoned = (s: OpenSession, now: number): boolean => now - s.lastActivity > ABANDON_AFTER && workingNotes(s.notes).length > 0;
 
 /**
  * Which open sessions a checkpoint by `agent` folds: its own, and any other
@@ -85,14 +91,15 @@ export const isQuiet = (lastCheckpoint: number, now: number): boolean =>
 
 /** An abandoned session as lists show it; its first note stands in for the task nobody wrote. */
 export function toAbandoned(s: OpenSession): Abandoned {
-  // An `edited:` note (a hook's record of a file) says nothing of the task.
-  const first = (s.notes.find((n) => !isEditNote(n)) ?? s.notes[0])?.text ?? '';
+  // An `edited:` note (a hook's record of a file) says nothing of the task, a lifecycle event nothing at all.
+  const notes = workingNotes(s.notes);
+  const first = (notes.find((n) => !isEditNote(n)) ?? notes[0])?.text ?? '';
   return {
     session: s.id,
     project: s.scope,
     agent: s.agent,
     task: first.length > 80 ? `${first.slice(0, 79)}…` : first,
-    notes: s.notes.length,
+    notes: notes.length,
     lastActivity: s.lastActivity,
   };
 }

@@ -56,7 +56,10 @@ export async function hook(ctx: HookContext, args: string[]): Promise<number> {
     const h = { vaultRoot: ctx.vault, env: ctx.io.env, agent: AGENT_OF[payload.host], now };
     if (editEvent && !isPlan) await light.filesEdited(h, payload);
     else if (event === 'stop') await light.turnEnded(h, payload);
-    else if (event === 'session-end') await light.sessionEnd(h, payload);
+    else if (event === 'session-end') {
+      const end = await light.sessionEnd(h, payload);
+      if ('skipped' in end) logHookLine(ctx.vault, label, end.skipped);
+    }
     else if (event === 'session-start') {
       // A host that runs another host's hooks (Cursor and VS Code run
       // `.claude/settings*.json`) while Baton's own hook for it is installed

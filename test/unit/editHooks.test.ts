@@ -168,16 +168,18 @@ describe('edit and session hooks of every host, run as the host runs them', func
     assert.deepEqual(section(await checkpoint('copilot'), 'Files'), ['- src/copilot.ts']);
   });
 
-  it('stop and session end leave one short note each, within the session-end budget', async () => {
+  it('stop and session end leave one short lifecycle note each, within the session-end budget', async () => {
     const stop = commandFor('claude-code', 'Stop');
     for (let i = 0; i < 3; i++) run(stop, { session_id: 's-4', cwd: repo, hook_event_name: 'Stop', stop_hook_active: false });
     run(commandFor('cursor', 'stop'), { conversation_id: 'c-1', workspace_roots: [repo], hook_event_name: 'stop', cursor_version: '2.0.77', status: 'aborted' });
+    // A session Baton saw start: its end is noted (one that never started is not, lifecycle.test.ts).
+    run(commandFor('codex', 'SessionStart'), { session_id: 'x-2', cwd: repo, hook_event_name: 'SessionStart', source: 'startup' });
     const started = Date.now();
     const end = run(commandFor('codex', 'SessionEnd'), { session_id: 'x-2', cwd: repo, hook_event_name: 'SessionEnd', reason: 'exit' });
     assert.ok(Date.now() - started < 3000, 'within Codex\'s 3 s cap');
     assert.deepEqual([end.code, end.stdout], [0, '']);
     const said = notes().split('\n').filter((l) => l.startsWith('- ')).map((l) => l.replace(/ <!--.*/, ''));
-    assert.deepEqual(said, ['- claude-code stopped', '- cursor stopped (aborted)', '- codex session x-2 ended (exit)']);
+    assert.deepEqual(said, ['- lifecycle: stopped', '- lifecycle: stopped (aborted)', '- lifecycle: session ended (exit)']);
   });
 
   it('a Claude hook run by Cursor or VS Code answers that host, records its agent, and stays silent when the host\'s own hook is installed', async () => {

@@ -159,11 +159,13 @@ describe('agent hooks: baton hook claude-code EVENT (real process, real vault)',
     assert.ok(fs.readFileSync(path.join(vault, 'sessions', 'kestrel', 'plans', plans[0]), 'utf8').endsWith(`${plan}\n`));
   });
 
-  it('session-end leaves a working note saying the session ended and why', async () => {
-    const r = await hook('session-end', { session_id: SESSION, transcript_path: '/t.jsonl', cwd: work, hook_event_name: 'SessionEnd', reason: 'prompt_input_exit' });
+  it('session-end leaves a lifecycle note saying the session ended and why, and no path of this machine', async () => {
+    const transcript = writeTranscript(claudeDir);
+    const r = await hook('session-end', { session_id: SESSION, transcript_path: transcript, cwd: work, hook_event_name: 'SessionEnd', reason: 'prompt_input_exit' });
     assert.deepEqual([r.code, r.stdout], [0, '']);
     const notes = fs.readFileSync(path.join(vault, 'sessions', 'kestrel', 'uncommitted.md'), 'utf8');
-    assert.match(notes, new RegExp(`- claude-code session ${SESSION} ended \\(prompt_input_exit\\); transcript /t\\.jsonl <!-- ts=\\d+ agent=claude-code -->`));
+    assert.match(notes, /\n- lifecycle: session ended \(prompt_input_exit\) <!-- ts=\d+ agent=claude-code -->\n/);
+    assert.ok(!notes.includes(claudeDir), 'the transcript path stays out of the vault');
   });
 
   for (const [name, input] of [
