@@ -3,16 +3,20 @@
 // launcher, never for wherever this process happens to run from, so a config
 // keeps working after the extension updates. A door shows the plan (a dry run,
 // a diff) and then applies that same plan, so what was shown is what is
-// written.
+// written. Where a file is the agent's own (Claude Code's ~/.claude.json), the
+// plan holds the agent's commands that write it, run by the door when the
+// agent's CLI is on PATH and otherwise left to the person.
 import * as os from 'os';
 import { usage } from '../core/errors';
 import { AGENT_CONFIGS, planAgent } from '../adapters/agents/agentConfigs';
 import type { AgentId, AgentPlan, ConnectAction, FileChange, Scope } from '../adapters/agents/agentPlan';
 import { agentStatus, agentsByPresence, type AgentStatus } from '../adapters/agents/agentStatus';
 import { applyPlan } from '../adapters/agents/configWriter';
+import { findOnPath, runStep, type AgentStep } from '../adapters/agents/agentCli';
+import { claudeMcpSteps } from '../adapters/agents/claudeCodeConfig';
 import { currentRuntime, launcherPath, readLauncher, writeLauncher, type LauncherInfo, type LauncherTarget, type LauncherWrite } from '../adapters/launcher';
 
-export type { AgentId, AgentPlan, AgentStatus, ConnectAction, FileChange, LauncherInfo, LauncherTarget, Scope };
+export type { AgentId, AgentPlan, AgentStatus, AgentStep, ConnectAction, FileChange, LauncherInfo, LauncherTarget, Scope };
 
 export const AGENT_IDS = Object.keys(AGENT_CONFIGS) as AgentId[];
 const SCOPES: Scope[] = ['user', 'project', 'local'];
@@ -52,9 +56,57 @@ function input(t: ConnectTarget) {
   return { scope: t.scope, home, projectDir: t.projectDir, launcherPath: launcherPath(home), vault: t.vault };
 }
 
-/** What connecting (or disconnecting) would change, file by file; writes nothing. */
-export function planConnection(action: ConnectAction, t: ConnectTarget): AgentPlan {
-  return planAgent(t.agent, action, input(t));
+/** The agents with a file only their own CLI writes, and the commands for it. */
+const AGENT_STEPS: Partial<Record<AgentId, typeof claudeMcpSteps>> = { 'claude-code': claudeMcpSteps };
+
+export interface ConnectionPlan extends AgentPlan {
+  /** The agent's own commands, in order: `commands` is their text. */
+  steps: AgentStep[];
+  /** The home folder the plan was made for: the agent's commands run with it as HOME. */
+  home: string;
+}
+
+/** What connecting (or disconnecting) would change, file by file and command by command; writes and runs nothing. */
+export function planConnection(action: ConnectAction, t: ConnectTarget): ConnectionPlan {
+  const i = input(t);
+  const plan = planAgent(t.agent, action, i);
+  return { ...plan, steps: AGENT_STEPS[t.agent]?.(action, i) ?? [], home: i.home };
+}
+
+/** The agent's CLI that would run a plan's steps (absolute), or null when it is not on this PATH or there are none. */
+export function stepRunner(plan: ConnectionPlan, pathEnv: string = process.env.PATH ?? ''): string | null {
+  return plan.steps.length ? findOnPath(plan.steps[0].program, pathEnv) : null;
+}
+
+export interface StepsOutcome {
+  /** The commands that ran and succeeded. */
+  ran: string[];
+  /** The commands left for the person: all of them without the CLI, the failed one and those after it otherwise. */
+  left: string[];
+  /** Why a command failed, in the agent's own words. */
+  failures: string[];
+}
+
+/**
+ * Runs a plan's agent commands in order, after its files are written, and
+ * stops at the first that fails: the next one (an add after a remove) would
+ * act on a state the plan did not expect.
+ */
+export function runConnectionSteps(plan: ConnectionPlan, env: NodeJS.ProcessEnv = process.env): StepsOutcome {
+  const out: StepsOutcome = { ran: [], left: [], failures: [] };
+  const bin = stepRunner(plan, env.PATH ?? '');
+  if (!bin) return { ...out, left: plan.steps.map((s) => s.text) };
+  for (const [n, step] of plan.steps.entries()) {
+    const r = runStep(bin, step, { ...env, HOME: plan.home });
+    if (r.ok) {
+      out.ran.push(step.text);
+      continue;
+    }
+    out.failures.push(`\`${step.program} ${step.argv.slice(0, 2).join(' ')}\` failed${r.output ? `: ${r.output}` : ''}`);
+    out.left.push(...plan.steps.slice(n).map((s) => s.text));
+    break;
+  }
+  return out;
 }
 
 /**

@@ -1,10 +1,12 @@
 // `baton connect` / `baton disconnect` as one use case: the launcher made
 // runnable first (user and local scope call it by absolute path), then the
-// agent's own files, planned before anything is written so a dry run reports
-// exactly what a real run writes.
+// agent's own files, then the agent's own commands for a file only it writes
+// (Claude Code's `claude mcp add-json`, run here when `claude` is on PATH, so
+// connect is one step), all planned before anything is written so a dry run
+// reports exactly what a real run writes and runs.
 import type { ConnectAction, FileChange, Scope } from '../adapters/agents/agentPlan';
 import type { LauncherTarget } from '../adapters/launcher';
-import { agentId, applyConnection, planConnection, scopeOf } from './connect';
+import { agentId, applyConnection, planConnection, runConnectionSteps, scopeOf, stepRunner } from './connect';
 import { applyLauncherCheck, checkLauncher } from './launcherCheck';
 import { projectRoot } from './projectDir';
 
@@ -21,6 +23,8 @@ export interface ConnectRequest {
   dryRun: boolean;
   /** The runtime and script of the CLI running now, when it runs from its bundle; null otherwise. */
   self: LauncherTarget | null;
+  /** The environment the agent's own commands run in (its PATH finds them); this process's by default. */
+  env?: NodeJS.ProcessEnv;
 }
 
 export interface FileOutcome {
@@ -36,7 +40,12 @@ export interface ConnectOutcome {
   dryRun: boolean;
   files: FileOutcome[];
   notes: string[];
+  /** The agent's commands Baton ran (a dry run: would run), in order. */
+  ran: string[];
+  /** The agent's commands left for the person: its CLI is not on PATH, or one failed. */
   commands: string[];
+  /** A command of the agent's that failed, in its own words: connect did not finish. */
+  failures: string[];
 }
 
 export function connectAgent(req: ConnectRequest): ConnectOutcome {
@@ -56,8 +65,13 @@ export function connectAgent(req: ConnectRequest): ConnectOutcome {
     notes.push(...check.notes);
     if (!req.dryRun) applyLauncherCheck(check, req.self, req.home);
   }
-  if (!req.dryRun) applyConnection(plan);
+  const env = req.env ?? process.env;
+  let steps = { ran: [] as string[], left: plan.commands, failures: [] as string[] };
+  if (!req.dryRun) {
+    applyConnection(plan);
+    steps = runConnectionSteps(plan, env);
+  } else if (stepRunner(plan, env.PATH ?? '') !== null) steps = { ...steps, ran: plan.commands, left: [] };
   files.push(...plan.files.map((f) => ({ path: f.path, action: f.action, before: f.before, after: f.after })));
   notes.push(...plan.notes);
-  return { agent, scope, dryRun: req.dryRun, files, notes, commands: plan.commands };
+  return { agent, scope, dryRun: req.dryRun, files, notes, ran: steps.ran, commands: steps.left, failures: steps.failures };
 }

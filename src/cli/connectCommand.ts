@@ -47,12 +47,13 @@ export function runConnect(ctx: Context, call: ConnectCall): number {
     home: homeOf(ctx.io.env),
     dryRun: call.dryRun,
     self: selfTarget(),
+    env: ctx.io.env,
   });
   if (call.json) {
-    const { agent, scope, dryRun, notes, commands } = outcome;
-    ctx.json({ agent, scope, dryRun, files: outcome.files.map((f) => ({ path: f.path, action: f.action })), notes, commands });
+    const { agent, scope, dryRun, notes, ran, commands, failures } = outcome;
+    ctx.json({ agent, scope, dryRun, files: outcome.files.map((f) => ({ path: f.path, action: f.action })), notes, ran, commands, failures });
   } else ctx.io.out(render(outcome));
-  return 0;
+  return outcome.failures.length ? 1 : 0;
 }
 
 function command(action: ConnectAction) {
@@ -73,8 +74,10 @@ export function render(o: ConnectOutcome): string {
       out.push(...diff.replace(/\n$/, '').split('\n').map((l) => `    ${l}`));
     }
   }
-  if (o.dryRun) out.push('', 'Dry run: nothing was written.');
+  if (o.ran.length) out.push('', o.dryRun ? 'Would run:' : 'Ran:', ...o.ran.map((c) => `  ${c}`));
+  if (o.dryRun) out.push('', 'Dry run: nothing was written or run.');
   if (o.notes.length) out.push('', ...o.notes.map((n) => `Note: ${n}`));
+  if (o.failures.length) out.push('', ...o.failures.map((f) => `Failed: ${f}`));
   if (o.commands.length) out.push('', o.dryRun ? 'Then run:' : 'Now run:', ...o.commands.map((c) => `  ${c}`));
   return out.join('\n') + '\n';
 }

@@ -47,7 +47,7 @@ describe('connect: agents\' config files', function () {
       assert.equal(plan.commands.length, 1);
       const m = /^claude mcp add-json --scope user baton '(.*)'$/.exec(plan.commands[0]);
       assert.ok(m, plan.commands[0]);
-      assert.deepEqual(JSON.parse(m[1]), { command: w.launcher, args: ['mcp'], env: { BATON_VAULT: w.vault } });
+      assert.deepEqual(JSON.parse(m[1]), { command: w.launcher, args: ['mcp'], env: { BATON_VAULT: w.vault, BATON_AGENT: 'claude-code' } });
     });
 
     it('keeps the person\'s settings byte for byte around its own, changes nothing the second time, and gives the file back', () => {
@@ -93,7 +93,7 @@ describe('connect: agents\' config files', function () {
       assert.equal(settings.includes(w.root), false);
       assert.equal(mcp.includes(w.root), false);
       assert.deepEqual(nestedCommands(json(settings), 'SessionStart'), ['baton hook claude-code session-start']);
-      assert.deepEqual(json(mcp).mcpServers.baton, { command: 'baton', args: ['mcp'] });
+      assert.deepEqual(json(mcp).mcpServers.baton, { command: 'baton', args: ['mcp'], env: { BATON_AGENT: 'claude-code' } });
       assert.ok(plan.notes.some((n) => /teammate/.test(n) && /PATH/.test(n)));
       assert.deepEqual(plan.commands, []);
       w.run('claude-code', 'disconnect', 'project');

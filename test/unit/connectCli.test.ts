@@ -75,7 +75,7 @@ describe('baton connect / disconnect (the built CLI, a temporary HOME)', functio
     let first = true;
     for (const [agent, files] of Object.entries(expected)) {
       const o = await runJson(['connect', agent]);
-      assert.deepEqual(Object.keys(o), ['agent', 'scope', 'dryRun', 'files', 'notes', 'commands']);
+      assert.deepEqual(Object.keys(o), ['agent', 'scope', 'dryRun', 'files', 'notes', 'ran', 'commands', 'failures']);
       assert.equal(o.agent, agent);
       assert.equal(o.scope, 'user');
       assert.equal(o.dryRun, false);
@@ -91,10 +91,10 @@ describe('baton connect / disconnect (the built CLI, a temporary HOME)', functio
     assert.deepEqual(nestedCommands(claude, 'SessionStart'), [hookOf('claude-code', 'session-start')]);
     const claudeOut = await runJson(['connect', 'claude']);
     assert.equal(claudeOut.agent, 'claude-code');
-    assert.match(claudeOut.commands[0], /^claude mcp add-json --scope user baton '\{"command":".*\.baton\/bin\/baton","args":\["mcp"\],"env":\{"BATON_VAULT":".*my vault"\}\}'$/);
+    assert.match(claudeOut.commands[0], /^claude mcp add-json --scope user baton '\{"command":".*\.baton\/bin\/baton","args":\["mcp"\],"env":\{"BATON_VAULT":".*my vault","BATON_AGENT":"claude-code"\}\}'$/);
 
     const codex = toml(read(inHome('.codex', 'config.toml')));
-    assert.deepEqual(codex.mcp_servers.baton, { command: launcher, args: ['mcp'], env: { BATON_VAULT: vault } });
+    assert.deepEqual(codex.mcp_servers.baton, { command: launcher, args: ['mcp'], env: { BATON_VAULT: vault, BATON_AGENT: 'codex' } });
     assert.deepEqual(nestedCommands(json(read(inHome('.codex', 'hooks.json'))), 'PostToolUse'), [hookOf('codex', 'post-tool-use')]);
 
     const cursorHooks = json(read(inHome('.cursor', 'hooks.json')));
@@ -235,7 +235,7 @@ describe('baton connect / disconnect (the built CLI, a temporary HOME)', functio
     assert.equal(cp.code, 0, cp.stderr);
     const o = await runJson(['connect', 'claude-code', '--scope', 'project'], path.join(repo, 'src'));
     assert.deepEqual(o.files.map((f) => [f.path, f.action]), [[path.join(repo, '.claude', 'settings.json'), 'created'], [path.join(repo, '.mcp.json'), 'created']]);
-    assert.deepEqual(json(read(path.join(repo, '.mcp.json'))).mcpServers.baton, { command: 'baton', args: ['mcp'] });
+    assert.deepEqual(json(read(path.join(repo, '.mcp.json'))).mcpServers.baton, { command: 'baton', args: ['mcp'], env: { BATON_AGENT: 'claude-code' } });
     const command = nestedCommands(json(read(path.join(repo, '.claude', 'settings.json'))), 'SessionStart')[0];
     assert.equal(command, 'baton hook claude-code session-start');
 
@@ -275,7 +275,7 @@ describe('baton connect / disconnect (the built CLI, a temporary HOME)', functio
     const s = json(read(settings));
     assert.deepEqual(nestedCommands(s, 'SessionStart'), ['echo hi', 'baton hook claude-code session-start'], 'the old entry replaced, not doubled');
     assert.equal(nestedCommands(s, 'PreCompact').length, 1);
-    assert.deepEqual(json(read(path.join(repo, '.mcp.json'))).mcpServers.baton, { command: 'baton', args: ['mcp'] });
+    assert.deepEqual(json(read(path.join(repo, '.mcp.json'))).mcpServers.baton, { command: 'baton', args: ['mcp'], env: { BATON_AGENT: 'claude-code' } });
 
     const uninstall = await run(['hooks', 'uninstall', 'claude-code']);
     assert.equal(uninstall.code, 0, uninstall.stderr);
@@ -290,4 +290,56 @@ describe('baton connect / disconnect (the built CLI, a temporary HOME)', functio
     assert.match(bad.stderr, /`baton connect AGENT` registers Baton's MCP server and hooks/);
   });
 
+  it('with `claude` on PATH, connect runs `claude mcp add-json` itself (a dry run only shows it), replaces an outdated entry, and disconnect runs `claude mcp remove`', async () => {
+    // A stand-in for Claude Code's CLI that records each call (the real one is run in test/agents/claudeCode.test.ts).
+    const bin = path.join(root, 'bin');
+    const calls = path.join(root, 'calls');
+    fs.mkdirSync(bin);
+    fs.writeFileSync(path.join(bin, 'claude'), `#!/bin/sh\nprintf '%s|%s|%s\\n' "$PWD" "$HOME" "$*" >> '${calls}'\n[ -e '${root}/fail' ] && { echo 'MCP server baton already exists in user config' >&2; exit 1; }\nexit 0\n`, { mode: 0o755 });
+    const withClaude = (args: string[]): Promise<CliResult> => cli([...args, '--json'], { vault, cwd: repo, env: { HOME: home, PATH: `${bin}:${process.env.PATH ?? ''}` } });
+    const outcome = async (args: string[]): Promise<Outcome & { ran: string[]; failures: string[] }> => {
+      const r = await withClaude(args);
+      assert.equal(r.code, 0, r.stderr);
+      return JSON.parse(r.stdout) as Outcome & { ran: string[]; failures: string[] };
+    };
+    const logged = (): string[] => (fs.existsSync(calls) ? read(calls).trim().split('\n') : []);
+
+    const dry = await outcome(['connect', 'claude-code', '--dry-run']);
+    assert.equal(dry.ran.length, 1);
+    assert.match(dry.ran[0], /^claude mcp add-json --scope user baton '\{/);
+    assert.deepEqual(dry.commands, [], 'nothing is left for the person');
+    assert.deepEqual(logged(), [], 'a dry run runs nothing');
+
+    const done = await outcome(['connect', 'claude-code']);
+    assert.deepEqual(done.ran, dry.ran);
+    const [call] = logged();
+    const [cwd, asHome, argv] = call.split('|');
+    assert.deepEqual([cwd, asHome], [home, home], 'run in the home folder, with the HOME connect planned for');
+    const entry = JSON.parse(argv.replace(/^mcp add-json --scope user baton /, '')) as Record<string, unknown>;
+    assert.deepEqual(entry, { command: launcherOf(), args: ['mcp'], env: { BATON_VAULT: vault, BATON_AGENT: 'claude-code' } });
+
+    // ~/.claude.json as Claude Code writes it: an entry of another vault is replaced (remove, then add); the current one is left.
+    const claudeJson = inHome('.claude.json');
+    fs.writeFileSync(claudeJson, JSON.stringify({ numStartups: 2, mcpServers: { baton: { ...entry, env: { BATON_VAULT: '/elsewhere' } } } }));
+    assert.deepEqual((await outcome(['connect', 'claude-code', '--dry-run'])).ran, ['claude mcp remove --scope user baton', dry.ran[0]]);
+    fs.writeFileSync(claudeJson, JSON.stringify({ mcpServers: { baton: { type: 'stdio', ...entry } } }));
+    assert.deepEqual((await outcome(['connect', 'claude-code'])).ran, []);
+    assert.equal(logged().length, 1, 'nothing run when the server is the current one');
+
+    // A failure is Claude Code's own words, exit 1, and the command left for the person.
+    fs.writeFileSync(path.join(root, 'fail'), '');
+    const off = await withClaude(['disconnect', 'claude-code']);
+    assert.equal(off.code, 1);
+    const failed = JSON.parse(off.stdout) as { ran: string[]; commands: string[]; failures: string[] };
+    assert.deepEqual(failed.commands, ['claude mcp remove --scope user baton']);
+    assert.match(failed.failures[0], /`claude mcp remove` failed: MCP server baton already exists/);
+    fs.rmSync(path.join(root, 'fail'));
+    assert.deepEqual((await outcome(['disconnect', 'claude-code'])).ran, ['claude mcp remove --scope user baton']);
+
+    // A server named baton that is the person's own stops connect before anything is written or run.
+    fs.writeFileSync(claudeJson, JSON.stringify({ mcpServers: { baton: { command: 'my-baton-thing', args: [] } } }));
+    const refused = await withClaude(['connect', 'claude-code']);
+    assert.notEqual(refused.code, 0);
+    assert.match(refused.stderr, /the MCP server "baton" is not Baton's/);
+  });
 });

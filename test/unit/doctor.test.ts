@@ -140,15 +140,18 @@ describe('baton doctor (the built CLI, a temporary HOME)', function () {
     assert.ok(fs.existsSync(dead), 'doctor only looks');
   });
 
-  it('Claude Code connected in user scope, with ~/.claude.json lacking Baton\'s server: exit 1 with the claude mcp command', async () => {
+  it('Claude Code connected in user scope, with ~/.claude.json lacking Baton\'s server or holding an old one: exit 1 with the step that fixes it', async () => {
     assert.equal((await run(['connect', 'claude-code'])).code, 0);
-    await report(0); // no ~/.claude.json: nothing to ask
+    // No ~/.claude.json (Claude Code never ran, `claude mcp add-json` never did): no server either.
+    const missing = /MCP server is missing in ~\/\.claude\.json \(user scope\), so Claude Code has no Baton tools: run baton connect claude-code \(it runs `claude mcp` for you\), or: claude mcp add-json --scope user baton '/;
+    assert.match(entry(await report(1), 'claude-code')?.problems[0] ?? '', missing);
     const claudeJson = path.join(home, '.claude.json');
     fs.writeFileSync(claudeJson, JSON.stringify({ numStartups: 3, mcpServers: { docs: { command: 'docs-mcp', args: [] } } }));
-    const r = await report(1);
-    assert.match(entry(r, 'claude-code')?.problems[0] ?? '', /not in ~\/\.claude\.json \(user scope\): run claude mcp add-json --scope user baton '/);
+    assert.match(entry(await report(1), 'claude-code')?.problems[0] ?? '', missing);
     const launcher = path.join(home, '.baton', 'bin', 'baton');
     fs.writeFileSync(claudeJson, JSON.stringify({ mcpServers: { baton: { type: 'stdio', command: launcher, args: ['mcp'], env: { BATON_VAULT: vault } } } }));
+    assert.match(entry(await report(1), 'claude-code')?.problems[0] ?? '', /MCP server is not the current one in ~\/\.claude\.json .* claude mcp remove --scope user baton && claude mcp add-json/);
+    fs.writeFileSync(claudeJson, JSON.stringify({ mcpServers: { baton: { type: 'stdio', command: launcher, args: ['mcp'], env: { BATON_VAULT: vault, BATON_AGENT: 'claude-code' } } } }));
     await report(0);
   });
 

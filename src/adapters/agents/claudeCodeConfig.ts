@@ -22,15 +22,22 @@
 //   itself; you don't need to edit it": sign-in, per-project trust and the
 //   global config live there, and it is rewritten (with rotating backups) by
 //   Claude Code (docs/settings.md, "Where settings live"; docs/claude-directory.md).
-//   So Baton does not edit it: for user and local scope it gives the supported
+//   So Baton does not edit it: for user and local scope it runs the supported
 //   writer, `claude mcp add-json --scope user|local NAME JSON` (mcp.md, "Add MCP
-//   servers from JSON configuration"), and writes .mcp.json only for project scope.
+//   servers from JSON configuration"), when `claude` is on PATH, else prints it;
+//   it writes .mcp.json only for project scope. Claude Code 2.1.328 refuses to
+//   add a name that is there ("MCP server baton already exists in user config",
+//   exit 1) and to remove one that is not (exit 1), so the commands are planned
+//   from what ~/.claude.json holds now (claudeJson.ts): none when Baton's entry
+//   is the current one, remove then add when it is outdated.
 // - Project servers from .mcp.json wait for the person's approval in an
 //   interactive session (mcp.md, "Project scope").
 import * as path from 'path';
 import type { AgentPlan, ConnectAction, PlanInput } from './agentPlan';
-import { planFile, scopeNotHad } from './agentPlan';
+import type { AgentStep } from './agentCli';
+import { notOurs, planFile, scopeNotHad } from './agentPlan';
 import { PROJECT_NOTE, isOurServer, nestedHookSet, serverEntry, type HookEventSpec } from './batonCommand';
+import { claudeServer, sameServer } from './claudeJson';
 import type { HookSet, NamedEntry } from './jsonEdit';
 import { hooksFormat, mcpFormat } from './jsonFormats';
 
@@ -57,13 +64,37 @@ export function claudeSettingsPath(input: PlanInput): string {
 /** A word for a POSIX shell, quoted unless it is plain. */
 const sh = (s: string): string => (/^[A-Za-z0-9_@%+=:,./-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`);
 
+/**
+ * Baton's MCP server for Claude Code. BATON_AGENT names the agent whatever
+ * the MCP client calls itself (Claude Code's is `claude-code` today), so the
+ * tools and the hooks write under one name.
+ */
+export function claudeServerEntry(input: PlanInput): { command: string; args: string[]; env?: Record<string, string> } {
+  return serverEntry(input, 'claude-code');
+}
+
+/** The `claude mcp` commands that bring ~/.claude.json to what connecting (or disconnecting) means; none for project scope. */
+export function claudeMcpSteps(action: ConnectAction, input: PlanInput): AgentStep[] {
+  if (input.scope === 'project') return [];
+  const scope = input.scope === 'local' ? 'local' : 'user';
+  // Local scope keys its servers by the folder the command runs in.
+  const step = (...argv: string[]): AgentStep => ({ program: 'claude', argv, cwd: scope === 'local' ? input.projectDir : input.home, text: `claude ${argv.map(sh).join(' ')}` });
+  const remove = step('mcp', 'remove', '--scope', scope, 'baton');
+  const want = claudeServerEntry(input);
+  const now = claudeServer(input.home, scope, input.projectDir);
+  if (now.state === 'other') notOurs(`${path.join(input.home, '.claude.json')} (${scope} scope)`, 'the MCP server "baton"');
+  if (action === 'disconnect') return now.state === 'ours' ? [remove] : [];
+  if (now.state === 'ours' && sameServer(now.entry, want)) return [];
+  const add = step('mcp', 'add-json', '--scope', scope, 'baton', JSON.stringify(want));
+  return now.state === 'ours' ? [remove, add] : [add];
+}
+
 export function planClaudeCode(action: ConnectAction, input: PlanInput): AgentPlan {
   if (!['user', 'project', 'local'].includes(input.scope)) scopeNotHad('claude-code', input.scope, ['user', 'project', 'local']);
   const settings = claudeSettingsPath(input);
   const files = [planFile(settings, input.home, action, hooksFormat(claudeHookSet(input), settings))];
   const notes: string[] = [];
-  const commands: string[] = [];
-  const entry: NamedEntry = { map: ['mcpServers'], name: 'baton', value: serverEntry(input), isOurs: isOurServer };
+  const entry: NamedEntry = { map: ['mcpServers'], name: 'baton', value: claudeServerEntry(input), isOurs: isOurServer };
   if (input.scope === 'project') {
     const mcp = path.join(input.projectDir, '.mcp.json');
     files.push(planFile(mcp, input.home, action, mcpFormat(entry, mcp)));
@@ -71,16 +102,9 @@ export function planClaudeCode(action: ConnectAction, input: PlanInput): AgentPl
       notes.push(PROJECT_NOTE);
       notes.push('Claude Code asks each person to approve the "baton" server from .mcp.json the first time it starts in this project.');
     }
-  } else {
-    // ~/.claude.json is Claude Code's own file: its supported writer is the CLI.
-    const where = input.scope === 'local' ? ` (run it in ${input.projectDir})` : '';
-    if (action === 'connect') {
-      commands.push(`claude mcp add-json --scope ${input.scope} baton ${sh(JSON.stringify(entry.value))}`);
-      notes.push(`Claude Code keeps ${input.scope}-scope MCP servers in ~/.claude.json, which it rewrites itself; Baton does not edit it. Run the command shown${where} to add Baton's MCP server.`);
-    } else {
-      commands.push(`claude mcp remove --scope ${input.scope} baton`);
-      notes.push(`Run the command shown${where} to remove Baton's MCP server from ~/.claude.json.`);
-    }
   }
+  // ~/.claude.json is Claude Code's own file: its supported writer is the CLI, whose commands the door runs (or prints).
+  const commands = claudeMcpSteps(action, input).map((s) => s.text);
+  if (commands.length) notes.push(`Claude Code keeps ${input.scope}-scope MCP servers in ~/.claude.json, which it rewrites itself: Baton's MCP server goes in and out through \`claude mcp\`, never by editing that file.`);
   return { agent: 'claude-code', scope: input.scope, action, files, notes, commands };
 }

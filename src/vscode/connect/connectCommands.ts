@@ -10,6 +10,11 @@
 // never be tested in the real editor. A quick pick that stays open when focus
 // moves (`ignoreFocusOut`) lets the person scroll the diffs and then answer,
 // and a notification would not do either: Do Not Disturb hides it.
+//
+// Claude Code's MCP server is written by `claude mcp add-json`, not by Baton:
+// the go-ahead names that command beside the files, and saying yes runs it
+// too when `claude` is on the editor's PATH; otherwise the message after
+// offers it to copy or run in a terminal.
 import * as vscode from 'vscode';
 import {
   agentId,
@@ -18,10 +23,12 @@ import {
   applyConnection,
   connectionStatus,
   planConnection,
+  runConnectionSteps,
   scopeOf,
+  stepRunner,
   type AgentId,
-  type AgentPlan,
   type ConnectAction,
+  type ConnectionPlan,
   type Scope,
 } from '../../app/connect';
 import type { BatonHost } from '../batonHost';
@@ -36,6 +43,9 @@ export interface ConnectResult {
   action: ConnectAction;
   files: { path: string; action: string }[];
   notes: string[];
+  /** The agent's own commands that Baton ran. */
+  ran: string[];
+  /** The agent's own commands left for the person (its CLI not on PATH, or one failed). */
   commands: string[];
 }
 
@@ -136,17 +146,23 @@ export class ConnectCommands {
     return picked?.value;
   }
 
-  private async confirmAndApply(plan: AgentPlan): Promise<ConnectResult | undefined> {
+  private async confirmAndApply(plan: ConnectionPlan): Promise<ConnectResult | undefined> {
     const label = agentLabel(plan.agent);
     const changed = plan.files.filter((f) => f.action !== 'unchanged');
     const verb = plan.action === 'connect' ? 'Connect' : 'Disconnect';
     if (changed.length === 0 && plan.commands.length === 0) {
       void vscode.window.showInformationMessage(`Baton: ${label} is already ${plan.action}ed (${plan.scope} scope); nothing to write.`);
-      return result(plan, []);
+      return result(plan, [], [], []);
     }
     if (changed.length) await this.docs.showDiffs(changed, `${verb.toLowerCase()} ${label}`);
-    const what = changed.length ? changed.map((f) => `${f.action === 'created' ? 'create' : f.action === 'removed' ? 'remove' : 'update'} ${tildify(f.path)}`).join(', ') : 'write no file';
-    const yes: Pick<boolean> = { label: `$(check) ${verb}`, description: `Baton will ${what}`, detail: plan.notes.join(' ') || undefined, value: true };
+    const runs = stepRunner(plan) !== null;
+    const writes = changed.map((f) => `${f.action === 'created' ? 'create' : f.action === 'removed' ? 'remove' : 'update'} ${tildify(f.path)}`);
+    // The command's first words: its JSON argument, whole, is in the detail below.
+    const runsWhat = runs ? plan.steps.map((s) => `run \`${s.program} ${s.argv.slice(0, 4).join(' ')} …\``) : [];
+    const what = [...writes, ...runsWhat].join(', ') || 'write no file';
+    const commands = plan.commands.length ? `${runs ? 'Runs' : 'Then run yourself'}: ${plan.commands.join(' && ')}` : '';
+    const detail = [commands, ...plan.notes].filter(Boolean).join(' ') || undefined;
+    const yes: Pick<boolean> = { label: `$(check) ${verb}`, description: `Baton will ${what}`, detail, value: true };
     const no: Pick<boolean> = { label: '$(close) Cancel', description: 'Write nothing', value: false };
     const picked = await vscode.window.showQuickPick([yes, no], {
       title: `Baton: ${verb} ${label}? (3/3)`,
@@ -155,38 +171,43 @@ export class ConnectCommands {
     });
     if (!picked?.value) return undefined;
     let written;
+    let steps;
     try {
       written = changed.length ? applyConnection(plan) : [];
+      steps = runConnectionSteps(plan);
     } finally {
       this.onDidWrite(); // a write refused halfway has still changed the files before it
     }
-    this.log.info(`${verb}ed ${label} (${plan.scope}): ${written.map((f) => `${f.action} ${f.path}`).join(', ') || 'no file'}`);
-    this.tell(plan, label, verb);
-    return result(plan, written);
+    this.log.info(`${verb}ed ${label} (${plan.scope}): ${written.map((f) => `${f.action} ${f.path}`).join(', ') || 'no file'}${steps.ran.map((c) => `; ran ${c}`).join('')}`);
+    for (const f of steps.failures) this.log.error(f);
+    this.tell(plan, label, verb, steps.left, steps.failures);
+    return result(plan, written, steps.ran, steps.left);
   }
 
-  /** The outcome, the notes, and the commands Baton does not run itself (they edit the agent's own files). */
-  private tell(plan: AgentPlan, label: string, verb: string): void {
+  /** The outcome, the notes, and the agent's commands left for the person (they edit the agent's own files). */
+  private tell(plan: ConnectionPlan, label: string, verb: string, left: string[], failures: string[]): void {
     const notes = plan.notes.length ? ` ${plan.notes.join(' ')}` : '';
     const done = `Baton: ${verb.toLowerCase()}ed ${label} (${plan.scope} scope).${notes}`;
-    if (plan.commands.length === 0) {
+    if (left.length === 0) {
       void vscode.window.showInformationMessage(done);
       return;
     }
-    const command = plan.commands.join('\n');
+    const command = left.join('\n');
+    const why = failures.length ? ` ${failures.join(' ')}.` : '';
     // A terminal starts a program: not in Restricted Mode, as Resume in Claude Code.
     const buttons = vscode.workspace.isTrusted ? ['Copy Command', 'Run in Terminal'] : ['Copy Command'];
-    void vscode.window.showInformationMessage(`${done} One step is left, run by ${label} itself: ${command}`, ...buttons).then(async (pick) => {
+    const show = failures.length ? vscode.window.showWarningMessage : vscode.window.showInformationMessage;
+    void show(`${done}${why} One step is left, run by ${label} itself: ${command}`, ...buttons).then(async (pick) => {
       if (pick === 'Copy Command') await vscode.env.clipboard.writeText(command);
       if (pick === 'Run in Terminal') {
         const terminal = vscode.window.createTerminal({ name: `Baton: ${label}` });
         terminal.show();
-        for (const c of plan.commands) terminal.sendText(c, true);
+        for (const c of left) terminal.sendText(c, true);
       }
     });
   }
 }
 
-function result(plan: AgentPlan, written: { path: string; action: string }[]): ConnectResult {
-  return { agent: plan.agent, scope: plan.scope, action: plan.action, files: written.map((f) => ({ path: f.path, action: f.action })), notes: plan.notes, commands: plan.commands };
+function result(plan: ConnectionPlan, written: { path: string; action: string }[], ran: string[], left: string[]): ConnectResult {
+  return { agent: plan.agent, scope: plan.scope, action: plan.action, files: written.map((f) => ({ path: f.path, action: f.action })), notes: plan.notes, ran, commands: left };
 }

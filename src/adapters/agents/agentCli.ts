@@ -1,0 +1,47 @@
+// Running an agent's own CLI where a file belongs to the agent (Claude Code's
+// ~/.claude.json, written by `claude mcp add-json`): found on PATH as a shell
+// would find it, run without a shell (the JSON argument needs no quoting),
+// with the HOME connect planned for, so the file it writes is the one planned
+// from and the one doctor reads.
+import { spawnSync } from 'child_process';
+import * as fs from 'fs';
+import * as path from 'path';
+
+export interface AgentStep {
+  /** The program, as on PATH (`claude`). */
+  program: string;
+  argv: string[];
+  cwd: string;
+  /** The command as a person would type it in a POSIX shell. */
+  text: string;
+}
+
+/** The absolute path a shell with this PATH would run for `program`, or null. */
+export function findOnPath(program: string, pathEnv: string, platform: NodeJS.Platform = process.platform): string | null {
+  const names = platform === 'win32' ? [`${program}.exe`, program] : [program];
+  for (const dir of pathEnv.split(path.delimiter).filter(Boolean)) {
+    for (const n of names) {
+      const file = path.join(dir, n);
+      try {
+        fs.accessSync(file, fs.constants.X_OK);
+        if (fs.statSync(file).isFile()) return file;
+      } catch {
+        // not here: the next folder
+      }
+    }
+  }
+  return null;
+}
+
+export interface StepRun {
+  ok: boolean;
+  /** What it printed, stdout then stderr, trimmed: its own words for a failure. */
+  output: string;
+}
+
+/** Runs one step to its end (a minute at most: `claude mcp` takes about two seconds). */
+export function runStep(bin: string, step: AgentStep, env: NodeJS.ProcessEnv): StepRun {
+  const r = spawnSync(bin, step.argv, { cwd: step.cwd, env, encoding: 'utf8', timeout: 60_000, stdio: ['ignore', 'pipe', 'pipe'] });
+  const output = `${r.stdout ?? ''}${r.stderr ?? ''}`.trim() || (r.error ? r.error.message : '');
+  return { ok: r.status === 0, output };
+}
