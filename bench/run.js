@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // `npm run bench [-- --sizes 1000,10000,100000] [--notes 100000] [--quick] [--out FILE] [--no-vsix] [--no-vscode]`
 // `npm run bench -- --text-cost [--sizes 100000] [--reps 3]`: the text index's figures alone (bench/textCost.ts)
+// `npm run bench -- --tokens [--json]`: what Baton's tools and session-start hand-over cost a request (bench/tokens.ts)
 //
 // Builds what it measures into .bench/build/, never into dist/ (other work on
 // this tree runs `npm run build` at any moment, and a bundle rewritten under a
@@ -45,7 +46,7 @@ async function main() {
   const dev = stage('dev');
   run(process.execPath, ['esbuild.js'], dev);
   let vsix = '';
-  if (!args.includes('--no-vsix') && !args.includes('--text-cost')) {
+  if (!args.includes('--no-vsix') && !args.includes('--text-cost') && !args.includes('--tokens')) {
     const prod = stage('prod');
     run(process.execPath, ['esbuild.js', '--production'], prod);
     vsix = path.join(prod, 'baton.vsix');
@@ -70,6 +71,8 @@ async function main() {
     absWorkingDir: ROOT,
     entryPoints: [path.join(ROOT, 'bench', 'main.ts')],
     outfile: path.join(OUT, 'bench.js'),
+    // As esbuild.js: jsonc-parser's UMD build requires files esbuild cannot see (bench/tokens.ts reaches it through the hooks).
+    alias: { 'jsonc-parser': 'jsonc-parser/lib/esm/main.js' },
   });
   // The entry the VS Code extension host runs for the VS Code figures.
   await esbuild.build({

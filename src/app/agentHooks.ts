@@ -5,7 +5,7 @@
 import { createHash } from 'crypto';
 import * as os from 'os';
 import { isEditNote } from '../core/edits';
-import { hasHandover, renderHandover } from '../core/handover';
+import { START_HANDOVER_CHARS, hasHandover, renderStartHandover } from '../core/handover';
 import { readBinding, updateBinding } from '../adapters/agentSessions';
 import { geminiCompressionThreshold, geminiTokenLimit } from '../adapters/agents/geminiSettings';
 import { cursorTranscriptFor } from '../adapters/transcripts/cursor';
@@ -47,7 +47,10 @@ export async function sessionStart(h: HookEnv, p: HookPayload): Promise<string> 
     `Baton, the session record of ${scope}: below is the hand-over earlier sessions left. Its "Didn't work" list holds approaches ` +
     'an earlier session tried and ruled out, with its reasons. Progress is recorded with baton note; baton checkpoint leaves the next hand-over.\n\n';
   // The closing line lets a transcript reader take the hand-over out of a user message a host stored it in (userWords.ts).
-  const text = `${first}${renderHandover(view, h.now())}${HANDOVER_END}\n`;
+  // Every session start sends it: 800 tokens at most, the rest a resume away (core/handover.ts).
+  const rest = `Baton's resume tool, or baton resume ${scope}`;
+  const body = renderStartHandover(view, h.now(), { budget: START_HANDOVER_CHARS - first.length - HANDOVER_END.length - 1, rest });
+  const text = `${first}${body}${HANDOVER_END}\n`;
   if (text.length <= HANDOVER_LIMIT) return text;
   const tail = `\n…(cut at ${HANDOVER_LIMIT} characters; the rest: baton resume ${scope})\n${HANDOVER_END}\n`;
   // Cut in UTF-16 units (what the limit counts), never inside a surrogate pair.

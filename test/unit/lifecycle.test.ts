@@ -97,6 +97,16 @@ describe('lifecycle notes', () => {
     assert.deepEqual((await v.baton.continuity()).map((p) => [p.project, p.uncommitted, p.abandoned]), [['kestrel', 1, 1]]);
   });
 
+  it("a session end Baton never saw start, with no transcript on disk, writes nothing and says why (claude mcp list's health check)", async () => {
+    const end = await sessionEnd(env('claude-code'), payload({ sessionId: '27b8a02c', transcriptPath: path.join(work, 'gone.jsonl'), reason: 'other' }));
+    assert.match('skipped' in end ? end.skipped : '', /session 27b8a02c never started here/);
+    assert.equal(notes(), '');
+    const noId = await sessionEnd(env('copilot'), payload({ host: 'copilot', reason: 'complete' }));
+    assert.ok('skipped' in noId, 'no id, and no open note of copilot: nothing to mark the end of');
+    await v.baton.note('kestrel', 'copilot', 'the cart test passes with the clock injected');
+    assert.deepEqual(await sessionEnd(env('copilot'), payload({ host: 'copilot', reason: 'complete' })), { note: 'lifecycle: session ended (complete)' });
+  });
+
   it('alone they are no checkpoint and no hand-over', async () => {
     await turnEnded(env('claude-code'), payload({}));
     const view = await v.baton.resume('kestrel');
