@@ -221,8 +221,8 @@ describe(`Claude Code ${agentVersion('claude-code')}, end to end`, function () {
       const batonNamed = deferred.filter(isBaton);
       assert.ok(batonNamed.includes('mcp__baton__checkpoint') && batonNamed.includes('mcp__baton__note_progress'), `Baton's tools offered: ${deferred.join(', ')}`);
       const schemas = ((first.body as { tools: { name: string }[] }).tools ?? []).filter((t) => isBaton(t.name));
-      // Under "# MCP Server Instructions", one "## NAME" section per server, to the end of its text block or the next server.
-      const instructions = blocksOf(first).map((t) => /## baton\n([\s\S]*?)(?=\n## |$)/.exec(t)?.[1] ?? '').find(Boolean) ?? '';
+      // Under "# MCP Server Instructions", one "## NAME" section per server, up to the next server, the skills' list or the block's end.
+      const instructions = blocksOf(first).map((t) => /## baton\n([\s\S]*?)(?=\n## |\n\nThe following |$)/.exec(t)?.[1] ?? '').find(Boolean) ?? '';
       assert.ok(instructions.includes('Baton'), `the MCP server instructions reach the model:\n${said.slice(0, 3000)}`);
       const schemaChars = JSON.stringify(schemas).length + batonNamed.join('\n').length;
       const total = schemaChars + instructions.length + handover.length;
@@ -247,12 +247,15 @@ describe(`Claude Code ${agentVersion('claude-code')}, end to end`, function () {
       said.push(words.opening, ...words.latest);
     }
     assert.deepEqual(said.filter(Boolean).sort(), [PROMPT, 'What is left to do?'].sort());
-    // BATON_AGENTS_FIXTURES=1 refreshes test/fixtures/transcripts/claude-code/ from this run, this machine's paths replaced.
+    // BATON_AGENTS_FIXTURES=1 refreshes test/fixtures/transcripts/claude-code/ from this run: the conversation's
+    // lines only (Claude Code also logs each request's blobs and attachments: 200 KB of its own prompt), this
+    // machine's paths replaced.
     if (process.env.BATON_AGENTS_FIXTURES) {
       fs.mkdirSync(FIXTURES, { recursive: true });
-      for (const [name, text] of transcripts) {
-        const kind = text.includes('"isCompactSummary":true') ? 'compacted' : text.includes(PROMPT) ? 'session-1' : 'session-2';
-        fs.writeFileSync(path.join(FIXTURES, `${kind}-${name.slice(0, 8)}.jsonl`), text.split(world.root).join('/WORLD'));
+      for (const text of transcripts.values()) {
+        const kind = text.includes('"isCompactSummary":true') ? 'compacted' : 'new-session';
+        const kept = text.split('\n').filter((l) => (/"type":"(?:user|assistant|system)"/.test(l) && !/"type":"attachment"/.test(l)) || /"type":"hook_success"/.test(l));
+        fs.writeFileSync(path.join(FIXTURES, `${kind}.jsonl`), kept.join('\n').split(world.root).join('/WORLD').split(world.root.replace(/\//g, '-')).join('-WORLD') + '\n');
       }
     }
   });
