@@ -11,11 +11,12 @@ import * as path from 'path';
 import { sessionStart } from '../src/app/agentHooks';
 import type { HookPayload } from '../src/app/editHooks';
 import { openBaton } from '../src/app/openBaton';
-import { renderHandover, START_HANDOVER_CHARS } from '../src/core/handover';
+import { renderHandover } from '../src/core/handover';
+import { START_BUDGET_TOKENS } from '../src/core/requestBudget';
 import { TOOL_BUDGET_TOKENS, tokensOf, toolCost, type ToolCost } from '../src/mcp/toolCost';
 import { generateVault, META_FILE, projectsFor, type VaultMeta } from './generate';
 
-export const START_BUDGET_TOKENS = START_HANDOVER_CHARS / 4;
+export { START_BUDGET_TOKENS };
 
 export interface TokenFigures {
   tools: ToolCost;

@@ -17,6 +17,7 @@ import { HANDOVER_END, clip, readWindows } from '../adapters/transcripts/userWor
 import { commitCheckpoint } from './commit';
 import { resume } from './resume';
 import type { Checkpoint } from '../core/model';
+import type { ResumeView } from '../core/requests';
 import type { HookEnv, HookPayload } from './editHooks';
 import { core, hookScope } from './editHooks';
 
@@ -43,13 +44,18 @@ export async function sessionStart(h: HookEnv, p: HookPayload): Promise<string> 
     await updateBinding(h.vaultRoot, h.agent, p.sessionId, h.now(), { scope, cwd: p.cwd, transcript: p.transcriptPath });
   }
   if (!hasHandover(view)) return '';
+  return startText(scope, view, h.now());
+}
+
+/** The session-start text of a project's hand-over (also what `baton doctor` weighs): framed, within the budget, with its closing line. */
+export function startText(scope: string, view: ResumeView, now: number): string {
   const first =
     `Baton, the session record of ${scope}: below is the hand-over earlier sessions left. Its "Didn't work" list holds approaches ` +
     'an earlier session tried and ruled out, with its reasons. Progress is recorded with baton note; baton checkpoint leaves the next hand-over.\n\n';
   // The closing line lets a transcript reader take the hand-over out of a user message a host stored it in (userWords.ts).
   // Every session start sends it: 800 tokens at most, the rest a resume away (core/handover.ts).
   const rest = `Baton's resume tool, or baton resume ${scope}`;
-  const body = renderStartHandover(view, h.now(), { budget: START_HANDOVER_CHARS - first.length - HANDOVER_END.length - 1, rest });
+  const body = renderStartHandover(view, now, { budget: START_HANDOVER_CHARS - first.length - HANDOVER_END.length - 1, rest });
   const text = `${first}${body}${HANDOVER_END}\n`;
   if (text.length <= HANDOVER_LIMIT) return text;
   const tail = `\n…(cut at ${HANDOVER_LIMIT} characters; the rest: baton resume ${scope})\n${HANDOVER_END}\n`;

@@ -18,6 +18,7 @@ import { agentHealth, writesAs } from './agentHealth';
 import { AGENT_CONFIGS } from '../adapters/agents/agentConfigs';
 import { checkLauncher } from './launcherCheck';
 import { projectRoot } from './projectDir';
+import { requestCost, type RequestCost } from './requestCost';
 
 export interface DoctorVault {
   path: string;
@@ -57,6 +58,8 @@ export interface DoctorReport {
   vault: DoctorVault;
   launcher: DoctorLauncher;
   agents: DoctorAgent[];
+  /** What Baton costs the connected agents' requests (app/requestCost.ts); absent when none is connected. */
+  tokens?: RequestCost;
 }
 
 export { writesAs };
@@ -126,5 +129,8 @@ export async function doctor(req: DoctorRequest): Promise<DoctorReport> {
         return { ...h, problems: h.problems.map((p) => p.text) };
       }),
   );
-  return { ok: vault.ok && agents.every((a) => a.problems.length === 0), vault, launcher, agents };
+  const connected = [...new Set(agents.filter((a) => a.connected !== 'no').map((a) => a.agent))];
+  const server = launcher.ok && info?.runtime && info.script ? { runtime: info.runtime, script: info.script } : null;
+  const tokens = connected.length ? await requestCost({ vault: req.vault, cwd: req.cwd, agents: connected, server, now: Math.floor(Date.now() / 1000) }) : undefined;
+  return { ok: vault.ok && agents.every((a) => a.problems.length === 0), vault, launcher, agents, ...(tokens ? { tokens } : {}) };
 }

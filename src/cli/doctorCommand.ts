@@ -38,6 +38,16 @@ export function render(r: DoctorReport, now: number): string {
   }
   const none = [...new Set(r.agents.filter((a) => !shown.has(a.agent)).map((a) => agentLabel(a.agent)))];
   if (none.length) out.push(`--  not connected: ${none.join(', ')} (baton connect AGENT)`);
+  if (r.tokens) out.push(...tokenLines(r.tokens));
   out.push('', r.ok ? 'Nothing needs fixing.' : 'Something needs fixing: run the commands above.');
   return out.join('\n') + '\n';
+}
+
+/** What Baton costs each request of the connected agents: facts, not problems (nothing for a person to fix). */
+function tokenLines(t: NonNullable<DoctorReport['tokens']>): string[] {
+  const over = (tokens: number, budget: number): string => (tokens > budget ? ` — over the budget of ${budget}` : ` (budget ${budget})`);
+  const tools = 'error' in t.tools ? `not measured (${t.tools.error})` : `${t.tools.tokens} tokens a request, ${t.tools.count} tools and instructions${over(t.tools.tokens, t.tools.budget)}`;
+  const out = [`--  tokens    for ${t.agents.map(agentLabel).join(', ')}: Baton's MCP tools: ${tools}`];
+  if (t.handover) out.push(`      session-start hand-over of ${t.handover.project}: ${t.handover.tokens} tokens${over(t.handover.tokens, t.handover.budget)}`);
+  return out;
 }

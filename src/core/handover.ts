@@ -11,6 +11,7 @@ import type { DeadEnd } from './ports';
 import { editsByAgent, isEditNote } from './edits';
 import { workingNotes } from './lifecycle';
 import { QUOTED_INTRO, ident, quote, quoteItem } from './quoted';
+import { START_BUDGET_TOKENS } from './requestBudget';
 import { age, day } from './time';
 
 export interface HandoverInput {
@@ -94,7 +95,7 @@ export function renderHandover(h: HandoverInput, now: number): string {
 }
 
 /** What a session start may print of the hand-over: 800 tokens (at 4 characters a token) of the request every session start sends. */
-export const START_HANDOVER_CHARS = 3200;
+export const START_HANDOVER_CHARS = START_BUDGET_TOKENS * 4;
 
 /**
  * The hand-over a session start prints, within `budget` characters: the

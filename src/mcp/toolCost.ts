@@ -7,9 +7,10 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import type { Baton } from '../core/baton';
+import { TOOL_BUDGET_TOKENS, tokensOf, toolChars } from '../core/requestBudget';
 import { createMcpServer } from './server';
 
-export const TOOL_BUDGET_TOKENS = 1200;
+export { TOOL_BUDGET_TOKENS, tokensOf };
 
 export interface ToolCost {
   tools: { name: string; chars: number }[];
@@ -17,8 +18,6 @@ export interface ToolCost {
   chars: number;
   tokens: number;
 }
-
-export const tokensOf = (chars: number): number => Math.ceil(chars / 4);
 
 /** Lists the tools without touching the vault: listing calls no tool, so no Baton is needed behind it. */
 export async function toolCost(): Promise<ToolCost> {
@@ -29,7 +28,7 @@ export async function toolCost(): Promise<ToolCost> {
   try {
     await client.connect(clientSide);
     const { tools } = await client.listTools();
-    const each = tools.map((t) => ({ name: t.name, chars: JSON.stringify({ name: t.name, description: t.description, inputSchema: t.inputSchema }).length }));
+    const each = tools.map((t) => ({ name: t.name, chars: toolChars(t) }));
     const instructions = (client.getInstructions() ?? '').length;
     const chars = each.reduce((n, t) => n + t.chars, instructions);
     return { tools: each, instructions, chars, tokens: tokensOf(chars) };
