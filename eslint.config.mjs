@@ -97,6 +97,34 @@ const appNoAdapterReexport = {
     };
   },
 };
+// The vault's layout (docs/vault-format.md: its folders, file names, globs
+// and slugs) is spelled in src/adapters, where adapters/vaultLayout.ts names
+// it for the rest: a path of the vault written out in the core, app or a door
+// would be one more place to change when the layout does. Literals only (a
+// string or a template's text): '.baton' and '.baton-live' and what lies
+// under them, in a message too; anything under 'sessions/'; 'uncommitted.md';
+// a vault folder joined into a path or given to git as a pathspec. The bare
+// words stay free ('sessions' and 'plans' are CLI commands and MCP resources).
+const VAULT_DIR_WORDS = '^(sessions|plans|locks|pending)$';
+const VAULT_LAYOUT_MESSAGE = 'The vault layout is spelled only in src/adapters: name the path through adapters/vaultLayout.ts (from src/app) or ask src/app for it (from a door).';
+const VAULT_LAYOUT = [
+  'Literal[value=/(^|[^\\w.-])\\.baton(-live)?(\\/|$)/]',
+  'TemplateElement[value.raw=/(^|[^\\w.-])\\.baton(-live)?(\\/|$)/]',
+  'Literal[value=/^sessions\\//]',
+  'TemplateElement[value.raw=/^sessions\\//]',
+  'Literal[value=/(^|\\/)uncommitted\\.md$/]',
+  'TemplateElement[value.raw=/(^|\\/)uncommitted(\\.md)?$/]',
+  `CallExpression[callee.property.name=/^(join|resolve)$/] > Literal[value=/${VAULT_DIR_WORDS}/]`,
+  `ArrayExpression:has(> Literal[value='--']) > Literal[value=/^(sessions|\\.baton|\\.baton-live)$/]`,
+].map((selector) => ({ selector, message: VAULT_LAYOUT_MESSAGE }));
+// Every door commits a checkpoint through app/commit.ts's recipe (the folder's
+// git state, the commits covered, an agent's placeholders), never by calling
+// Baton's own commit with a request it assembled itself.
+const DOOR_COMMIT = {
+  selector: "CallExpression[callee.type='MemberExpression'][callee.property.name='commit']",
+  message: "A door commits a checkpoint through app/commit.ts's commitCheckpoint (git state, commits covered, placeholders), not with Baton's commit.",
+};
+
 // Known, named exceptions, each to be fixed where its owner is at work:
 // app/connect.ts re-exports the launcher's and the agents' plans (issue 24
 // item 6 moves connect into one app use case).
@@ -188,6 +216,11 @@ export default tseslint.config(
       }],
     },
   })),
+  // Named layers and entry points only: the no-layer rule above owns
+  // no-restricted-syntax in any other folder of src/, and a second config
+  // setting it there would replace it.
+  { files: ['src/core/**/*.ts', 'src/app/**/*.ts', 'src/*.ts'], rules: { 'no-restricted-syntax': ['error', ...VAULT_LAYOUT] } },
+  { files: DOORS.map((door) => `src/${door}/**/*.ts`), rules: { 'no-restricted-syntax': ['error', ...VAULT_LAYOUT, DOOR_COMMIT] } },
   {
     files: ['src/app/**/*.ts'],
     ignores: REEXPORT_PENDING,

@@ -24,7 +24,7 @@ import { StatusBar } from './vscode/statusBar';
 import { SyncController } from './vscode/sync/syncController';
 import { TranscriptDocuments } from './vscode/transcriptDocuments';
 import { BatonViews } from './vscode/views/views';
-import { workspaceCoverage, workspaceGitState } from './vscode/workspaceGit';
+import { workspaceCommitPlace } from './vscode/workspaceGit';
 
 let host: BatonHost | undefined;
 
@@ -68,8 +68,7 @@ export function activate(context: vscode.ExtensionContext): BatonApi {
   // Copilot's checkpoints record the same git state Commit Checkpoint does; in Restricted Mode git is not run.
   optional('Language-model tools', () =>
     registerLmTools(context, () => h.session.baton, () => h.project.current, {
-      gitState: (scope) => workspaceGitState(h.project, scope),
-      coverage: (scope) => workspaceCoverage(h.project, scope),
+      place: (scope) => workspaceCommitPlace(h.project, scope),
     }),
   );
   optional('The MCP server provider', () => registerMcpProvider(context, { vault: () => h.session.root, onDidChange: h.onDidChangeVault }));

@@ -1,7 +1,52 @@
-// What the folder layout of a vault says without reading a markdown file:
-// whether there is a vault at all, and which scope a changed file belongs to.
+// The folder layout of a vault (docs/vault-format.md), spelled here and
+// nowhere else outside the vault adapters (eslint.config.mjs holds app, core
+// and the doors to that): its folders and file names, the slugs that name its
+// files, and what the layout says without reading a markdown file (whether
+// there is a vault at all, which scope a changed file belongs to).
 import * as fs from 'fs';
 import * as path from 'path';
+
+/** Every scope's folder is `sessions/<project>[/<worktree>]`. */
+export const SESSIONS_DIR = 'sessions';
+/** The cache (index, logs, hook bindings): may be deleted at any time. */
+export const DATA_DIR = '.baton';
+/**
+ * Beside `.baton/`, not in it: what a deletion of the cache must never take
+ * from a running writer (its scope lock, a note the vault refused). Idle, it
+ * holds nothing but pending notes; it is never a cache.
+ */
+export const LIVE_DIR = '.baton-live';
+/** A scope's working notes. */
+export const NOTES_FILE = 'uncommitted.md';
+/** A scope's plans, `plans/plan-*.md` in its folder. */
+export const PLANS_DIR = 'plans';
+/** The folders that are this machine's own: never shared, never in the way of a clone. */
+export const LOCAL_DIRS: readonly string[] = [DATA_DIR, LIVE_DIR];
+/** The files a new checkpoint creates, relative to the vault root (its name starts with an eight-digit date and a dash). */
+export const CHECKPOINT_FILES_GLOB = `${SESSIONS_DIR}/**/[0-9][0-9][0-9][0-9][0-9][0-9][0-9][0-9]-*.md`;
+
+export const scopeDirOf = (root: string, scope: string): string => path.join(root, SESSIONS_DIR, ...scope.split('/'));
+export const locksDirOf = (root: string): string => path.join(root, LIVE_DIR, 'locks');
+/** Where a note the vault refused waits for `baton index` (older Batons kept them in the cache's `pending/`). */
+export const pendingDirOf = (root: string): string => path.join(root, LIVE_DIR, 'pending');
+/** Where hooks say why they failed or wrote nothing. */
+export const hookLogOf = (root: string): string => path.join(root, DATA_DIR, 'hooks.log');
+/** The vault-relative name (no `.md`) of checkpoint `id` of `scope`. */
+export const checkpointSlug = (scope: string, id: string): string => `${SESSIONS_DIR}/${scope}/${id}`;
+/** The vault-relative name (no `.md`) of `scope`'s working notes. */
+export const notesSlug = (scope: string): string => `${SESSIONS_DIR}/${scope}/${NOTES_FILE.slice(0, -3)}`;
+
+/**
+ * The scope of a vault-relative path or slug (`sessions/<scope>/[plans/]<file>`,
+ * `/`-separated as git and slugs write it); undefined outside the sessions.
+ */
+export function scopeOfVaultPath(rel: string): string | undefined {
+  const parts = rel.split('/');
+  if (parts[0] !== SESSIONS_DIR || parts.length < 3) return undefined;
+  const dirs = parts.slice(1, -1);
+  if (dirs[dirs.length - 1] === PLANS_DIR) dirs.pop();
+  return dirs.join('/') || undefined;
+}
 
 export type VaultProbe = 'noVault' | 'empty' | 'unreadable' | 'ready';
 
@@ -33,7 +78,7 @@ export function scopeOfVaultFile(sessionsDir: string, file: string): string | un
   const rel = path.relative(sessionsDir, file).split(path.sep);
   if (rel.length < 2 || rel[0] === '..' || rel[0] === '') return undefined;
   const dirs = rel.slice(0, -1);
-  if (dirs[dirs.length - 1] === 'plans') dirs.pop();
+  if (dirs[dirs.length - 1] === PLANS_DIR) dirs.pop();
   return dirs.length >= 1 && dirs.length <= 2 ? dirs.join('/') : undefined;
 }
 

@@ -29,16 +29,36 @@ export function commitCoverage(folder: string | null | undefined, opts: { enable
   return ({ previousCommit, since }) => commitsSince(folder, previousCommit, since);
 }
 
-export interface AgentCommitResult extends CommitResult {
-  /** The "failed" items left out as placeholders, in the order given. */
+export interface CheckpointRequest extends Omit<CommitRequest, 'git' | 'coveredCommits'> {
+  /**
+   * The folder that is the project: the checkpoint records its git state and
+   * the commits its session made there. None when no folder here is that
+   * project (a named scope, an editor window on another project).
+   */
+  folder?: string | null;
+  /** False in an untrusted workspace: git is not run, and the state says unreadable. */
+  gitAllowed?: boolean;
+  /** Written by an agent through a tool: placeholders in "failed" are dropped and reported. */
+  byAgent?: boolean;
+}
+
+export interface CheckpointResult extends CommitResult {
+  /** The "failed" items left out as placeholders, in the order given (none unless `byAgent`). */
   placeholdersDropped: string[];
   /** The sentence telling the agent so, "" when nothing was dropped. */
   placeholderNotice: string;
 }
 
-/** A checkpoint written by an agent through a tool: placeholders in "failed" are dropped and reported. */
-export async function commitAsAgent(baton: Baton, req: CommitRequest): Promise<AgentCommitResult> {
-  const { kept, dropped } = splitPlaceholders(req.fields.failed ?? []);
-  const r = await baton.commit({ ...req, fields: { ...req.fields, failed: kept } });
-  return { ...r, placeholdersDropped: dropped, placeholderNotice: placeholderNotice(kept, dropped) };
+/**
+ * The commit recipe every door follows (CLI, MCP, hooks, the editor's command
+ * and its language-model tools): the folder's git state, the commits covered,
+ * and for an agent's write, "failed" without its placeholders.
+ */
+export async function commitCheckpoint(baton: Baton, req: CheckpointRequest): Promise<CheckpointResult> {
+  const { folder, gitAllowed, byAgent, ...rest } = req;
+  const git = { enabled: gitAllowed !== false };
+  const { kept, dropped } = byAgent ? splitPlaceholders(rest.fields.failed ?? []) : { kept: rest.fields.failed, dropped: [] };
+  const fields = byAgent ? { ...rest.fields, failed: kept } : rest.fields;
+  const r = await baton.commit({ ...rest, fields, git: await gitStateOf(folder, git), coveredCommits: commitCoverage(folder, git) });
+  return { ...r, placeholdersDropped: dropped, placeholderNotice: placeholderNotice(kept ?? [], dropped) };
 }

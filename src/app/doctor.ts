@@ -90,7 +90,7 @@ async function checkVault(vault: string): Promise<{ report: DoctorVault; seen: {
     index = r.error === null ? 'ok' : r.error;
     if (r.error !== null) problems.push(`The vault's index would not open (${r.error}): run baton --vault "${vault}" index.`);
   }
-  const staleLocks = access.exists ? await deadLocks(path.join(vault, '.baton-live', 'locks')) : [];
+  const staleLocks = access.exists ? await deadLocks(new FsVault(vault).locksDir) : [];
   return { report: { path: vault, ok: problems.length === 0, exists: access.exists, readable: access.readable, writable: access.writable, index, staleLocks, problems }, seen };
 }
 

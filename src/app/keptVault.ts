@@ -11,7 +11,7 @@ import { parseCheckpoint } from '../adapters/markdown/checkpointFile';
 import type { SharedIndexLease } from '../adapters/sharedIndex';
 import { readCheckpointText } from '../adapters/vault/checkpointText';
 import { FsVault } from '../adapters/vault/fsVault';
-import { insideVault, probeVault, scopeOfVaultFile, type VaultProbe } from '../adapters/vaultLayout';
+import { insideVault, notesSlug, probeVault, scopeOfVaultFile, scopeOfVaultPath, type VaultProbe } from '../adapters/vaultLayout';
 import { keptIndex, openBaton } from './openBaton';
 
 export interface KeptVaultOptions {
@@ -67,13 +67,23 @@ export class KeptVault {
     }
   }
 
-  /** One checkpoint read from its file (`sessions/<scope>/<id>`), or null when it cannot be read or lies outside the vault. */
+  /** The absolute file of `scope`'s working notes, or undefined when the scope would leave the vault. */
+  notesFileOf(scope: string): string | undefined {
+    return this.fileOf(notesSlug(scope));
+  }
+
+  /** The scope a vault slug belongs to (a checkpoint's, a plan's), undefined for a slug outside the sessions. */
+  scopeOfSlug(slug: string): string | undefined {
+    return scopeOfVaultPath(slug);
+  }
+
+  /** One checkpoint read from its file (by its slug), or null when it cannot be read or lies outside the vault. */
   async checkpoint(slug: string): Promise<Checkpoint | null> {
     const file = this.fileOf(slug);
-    const text = file ? await readCheckpointText(file) : null;
-    if (text === null) return null;
-    const rel = slug.split('/');
-    return parseCheckpoint(text, rel[rel.length - 1], rel.slice(1, -1).join('/'));
+    const scope = scopeOfVaultPath(slug);
+    const text = file && scope ? await readCheckpointText(file) : null;
+    if (text === null || !scope) return null;
+    return parseCheckpoint(text, slug.slice(slug.lastIndexOf('/') + 1), scope);
   }
 
   /** Per agent name, when it last wrote a note or checkpoint: the same query `baton doctor` asks, so its "last seen" agrees. */

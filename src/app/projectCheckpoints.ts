@@ -9,6 +9,7 @@ import type { Baton } from '../core/baton';
 import type { Checkpoint } from '../core/model';
 import { rootProject } from '../core/names';
 import { isCheckpointFileName } from '../adapters/markdown/checkpointFile';
+import { scopeDirOf } from '../adapters/vaultLayout';
 
 /** Every checkpoint of a project and its worktree scopes, the candidates for a line of its files. */
 export async function projectCheckpoints(baton: Baton, project: string): Promise<Checkpoint[]> {
@@ -22,7 +23,7 @@ const scopesOf = async (baton: Baton, project: string): Promise<string[]> => (aw
 async function fingerprint(baton: Baton, project: string): Promise<string> {
   const parts: string[] = [];
   for (const scope of (await scopesOf(baton, project)).sort()) {
-    const dir = path.join(baton.vaultRoot, 'sessions', ...scope.split('/'));
+    const dir = scopeDirOf(baton.vaultRoot, scope);
     const names = (await fs.promises.readdir(dir).catch(() => [] as string[])).filter(isCheckpointFileName).sort();
     const stats = await Promise.all(names.map((n) => fs.promises.stat(path.join(dir, n)).then((s) => `${s.size}:${s.mtimeMs}`, () => '-')));
     parts.push(`${scope}\n${names.map((n, i) => `${n}@${stats[i]}`).join('\n')}`);

@@ -23,6 +23,7 @@ import { kindOf, resolveMerge, type Resolution } from '../adapters/git/mergeReso
 import { ensureVaultGitFiles } from '../adapters/git/vaultGitFiles';
 import { parseCheckpoint, parsePlan } from '../adapters/markdown/checkpointFile';
 import { readCapped } from '../adapters/vault/atomicFile';
+import { SESSIONS_DIR, scopeOfVaultPath } from '../adapters/vaultLayout';
 
 export interface SyncResult {
   /** Files committed locally by this sync. */
@@ -118,7 +119,7 @@ function offlineError(root: string, up: Upstream, what: 'fetch from' | 'push to'
 /** Checkpoints our side added since `base`: the only ones that can follow a checkpoint of ours that has to move. */
 async function ourNewCheckpoints(repo: VaultRepo, other: string): Promise<string[]> {
   const base = (await repo.git(['merge-base', 'HEAD', other])).out.trim();
-  const args = base ? ['diff', '--name-only', '-z', '--diff-filter=A', base, 'HEAD', '--', 'sessions'] : ['ls-tree', '-r', '-z', '--name-only', 'HEAD', '--', 'sessions'];
+  const args = base ? ['diff', '--name-only', '-z', '--diff-filter=A', base, 'HEAD', '--', SESSIONS_DIR] : ['ls-tree', '-r', '-z', '--name-only', 'HEAD', '--', SESSIONS_DIR];
   const r = await repo.git(args);
   return r.out.split('\0').filter((p) => p && kindOf(p) === 'checkpoint');
 }
@@ -132,14 +133,14 @@ async function resolveInProgress(repo: VaultRepo, other: string, result: SyncRes
 
 /** Checkpoints and plans the merge brought that Baton cannot read: reported, kept. */
 async function unreadableArrivals(repo: VaultRepo, before: string): Promise<string[]> {
-  const r = await repo.git(['diff', '--name-only', '-z', '--diff-filter=AM', before, 'HEAD', '--', 'sessions']);
+  const r = await repo.git(['diff', '--name-only', '-z', '--diff-filter=AM', before, 'HEAD', '--', SESSIONS_DIR]);
   const bad: string[] = [];
   for (const p of r.out.split('\0').filter(Boolean)) {
     const kind = kindOf(p);
     if (kind !== 'checkpoint' && kind !== 'plan') continue;
     const text = await readCapped(path.join(repo.root, ...p.split('/')));
     const id = path.posix.basename(p).slice(0, -3);
-    const scope = path.posix.dirname(p).split('/').slice(1).filter((x) => x !== 'plans').join('/');
+    const scope = scopeOfVaultPath(p) ?? '';
     const unreadable =
       text === null ||
       text.includes('\u0000') ||

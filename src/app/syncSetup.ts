@@ -10,6 +10,7 @@ import { ensureVaultGitFiles } from '../adapters/git/vaultGitFiles';
 import { gitSays, NETWORK_MS, openVaultRepo, VaultRepo } from '../adapters/git/vaultRepo';
 import { ensureDir } from '../adapters/vault/atomicFile';
 import { FsVault } from '../adapters/vault/fsVault';
+import { LOCAL_DIRS } from '../adapters/vaultLayout';
 import { syncVault, type SyncResult } from './sync';
 
 export interface SetupResult {
@@ -77,7 +78,7 @@ export async function initSharedVault(root: string, remoteUrl?: string): Promise
 /** Joins a shared vault: clones it into the vault's folder, which must be empty or absent. */
 export async function cloneSharedVault(root: string, url: string): Promise<SetupResult> {
   const entries = await fs.promises.readdir(root).catch(() => null);
-  if (entries && entries.some((e) => e !== '.baton' && e !== '.baton-live')) {
+  if (entries && entries.some((e) => !LOCAL_DIRS.includes(e))) {
     throw failed(
       `The vault ${root} already has files, and cloning would have to replace them. To merge them with the shared vault: ` +
         `baton --vault "${root}" sync --init --remote ${url}. To join into a new folder: baton --vault NEW_DIR sync --clone ${url}.`,

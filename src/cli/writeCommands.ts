@@ -3,7 +3,8 @@ import { parseBody } from '../core/checkpointBody';
 import { usage } from '../core/errors';
 import type { CheckpointFields } from '../core/model';
 import { checkpointFields } from '../app/checkpointFields';
-import { commitCoverage, gitStateOf } from '../app/commit';
+import { commitCheckpoint } from '../app/commit';
+import { pendingNotesDir } from '../app/vaultFiles';
 import { str } from './args';
 import type { CommandInput } from './commands';
 import type { Context } from './context';
@@ -15,7 +16,7 @@ export async function note(ctx: Context, { values, positionals }: CommandInput<'
   const r = await ctx.core().note(ctx.project(str(values.project)), ctx.agent(str(values.agent)), text, ctx.time(str(values.at)));
   if (values.json) ctx.json({ ...r.note, durable: r.durable, redactions: r.redactions });
   if (r.redactions) ctx.io.err(`Masked ${r.redactions} secret(s) before writing.\n`);
-  if (!r.durable) ctx.io.err(`The note was kept in ${ctx.vault}/.baton-live/pending/ but is not yet durable: ${r.reason}\n`);
+  if (!r.durable) ctx.io.err(`The note was kept in ${pendingNotesDir(ctx.vault)} but is not yet durable: ${r.reason}\n`);
   return 0;
 }
 
@@ -51,15 +52,13 @@ async function commitWith(ctx: Context, command: 'checkpoint' | 'handoff', { val
   if (positionals.length) throw usage(`Unexpected "${positionals[0]}": checkpoint text goes in flags (--task "…") or markdown on stdin.`);
   const handoffTo = str(values.to) ?? str(values.handoff);
   if (command === 'handoff' && !handoffTo?.trim()) throw usage(`Who takes over? ${usageLine('handoff')}`);
-  const git = await gitStateOf(ctx.io.cwd);
-  const r = await ctx.core().commit({
+  const r = await commitCheckpoint(ctx.core(), {
     scope: ctx.project(str(values.project)),
     agent: ctx.agent(str(values.agent)),
     fields: await fieldsFrom(ctx, values),
     handoffTo,
     at: ctx.time(str(values.at)),
-    git,
-    coveredCommits: commitCoverage(ctx.io.cwd),
+    folder: ctx.io.cwd,
   });
   if (values.json) {
     ctx.json({ session: r.checkpoint.session, slug: r.checkpoint.slug, path: r.path, redactions: r.redactions });

@@ -178,9 +178,9 @@ export class Baton {
         extra,
         slug: '',
       };
-      const { id, path } = await vault.createCheckpoint(scope, cp, now);
+      const { id, path, slug } = await vault.createCheckpoint(scope, cp, now);
       await this.takeOutFolded(scope, id, foldedNotes);
-      const written = { ...cp, session: id, slug: `sessions/${scope}/${id}` };
+      const written = { ...cp, session: id, slug };
       return { checkpoint: written, path, redactions, folded: foldedNotes.length };
     }));
   }
@@ -280,7 +280,7 @@ export class Baton {
       cp.follows = previous?.session ?? '';
       const written = await vault.createCheckpoint(scope, cp, target.start);
       await this.takeOutFolded(scope, written.id, target.notes);
-      return { ...cp, session: written.id, slug: `sessions/${scope}/${written.id}` };
+      return { ...cp, session: written.id, slug: written.slug };
     }));
   }
 

@@ -2,7 +2,7 @@
 // and they have none. Recorded, "none" would teach the next agent nothing and
 // read as if something had been ruled out; every writer an agent drives (MCP,
 // VS Code's language-model tools) drops these and says so, through
-// app/commit.ts's commitAsAgent.
+// app/commit.ts's commit recipe (`byAgent`).
 
 const PLACEHOLDER = /^\s*(?:none|none yet|n\/?a|na|-+|—|–|nothing|nothing yet|nil|null|no|not applicable|tbd)\s*[.!]?\s*$/i;
 

@@ -29,7 +29,8 @@ export interface VaultPort {
    * stamp forward a second on a clash (up to 60 times), and writes `cp` with its
    * session set to the claimed id. Returns the id and the absolute path.
    */
-  createCheckpoint(scope: string, cp: Checkpoint, stampTs: number): Promise<{ id: string; path: string }>;
+  /** Writes a new checkpoint file; its `slug` is the vault-relative name the model carries (the layout is the vault's). */
+  createCheckpoint(scope: string, cp: Checkpoint, stampTs: number): Promise<{ id: string; path: string; slug: string }>;
   /** The scope's open notes; [] when it has none; throws when its notes file cannot be read (never "no notes"). */
   notes(scope: string): Promise<NoteLine[]>;
   /** The notes in the last few KB of the scope's notes file (a bounded read, whatever its size); [] when unreadable or absent. */

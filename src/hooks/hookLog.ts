@@ -4,8 +4,8 @@
 import * as fs from 'fs';
 import * as path from 'path';
 import { maskSecrets } from '../core/secrets';
+import { hookLogFile } from '../app/vaultFiles';
 
-export const HOOKS_LOG = 'hooks.log';
 // Past this the log is rotated once: a broken setup that fails on every tool
 // call must not grow a file without bound.
 const MAX_BYTES = 256 * 1024;
@@ -18,9 +18,8 @@ export function logHookError(vaultRoot: string, event: string, err: unknown): vo
 /** One line of the hook log: a failure's message, or why a hook wrote nothing. Never throws. */
 export function logHookLine(vaultRoot: string, event: string, message: string): void {
   try {
-    const dir = path.join(vaultRoot, '.baton');
-    fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
-    const file = path.join(dir, HOOKS_LOG);
+    const file = hookLogFile(vaultRoot);
+    fs.mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
     try {
       if (fs.statSync(file).size > MAX_BYTES) fs.renameSync(file, `${file}.1`);
     } catch {

@@ -5,14 +5,14 @@
 // Code builds without `vscode.lm.registerTool` simply get no tools.
 import * as vscode from 'vscode';
 import type { Baton } from '../core/baton';
-import type { GitState } from '../core/model';
-import type { CommitRequest } from '../core/requests';
 import { renderHandover, renderTouches } from '../core/handover';
 import { renderSearchHits } from '../core/searchHits';
 import { safeScope } from '../core/names';
 import { checkpointFields, type LooseFields } from '../app/checkpointFields';
-import { commitAsAgent } from '../app/commit';
+import { commitCheckpoint } from '../app/commit';
 import { resume } from '../app/resume';
+import { basicMemoryDir, why } from '../app/why';
+import type { CommitPlace } from './workspaceGit';
 import { whyOfLines } from './lmWhyLines';
 
 /** The agent name Copilot's writes are recorded under unless the model names another. */
@@ -21,10 +21,8 @@ export const DEFAULT_LM_AGENT = 'copilot';
 export const LM_TOOL_NAMES = ['baton_note', 'baton_checkpoint', 'baton_handoff', 'baton_resume', 'baton_why', 'baton_search'] as const;
 
 export interface LmToolsOptions {
-  /** Git state for a checkpoint of `scope` (the extension knows which folder is that project, and whether git may run). */
-  gitState?(scope: string): Promise<GitState | undefined>;
-  /** How such a checkpoint records the commits its session made (agent blame's `commits`). */
-  coverage?(scope: string): CommitRequest['coveredCommits'];
+  /** The folder a checkpoint of `scope` is committed from, and whether git may run there (the extension knows both). */
+  place?(scope: string): CommitPlace;
 }
 
 interface FieldInput extends LooseFields {
@@ -69,8 +67,7 @@ export function registerLmTools(
     };
   const commit = async (input: FieldInput & { to?: string }, to?: string): Promise<string> => {
     const scope = scopeOf(input.project);
-    const git = await options.gitState?.(scope);
-    const r = await commitAsAgent(core(), { scope, agent: agentOf(input.agent), fields: checkpointFields(input), handoffTo: to, git, coveredCommits: options.coverage?.(scope) });
+    const r = await commitCheckpoint(core(), { scope, agent: agentOf(input.agent), fields: checkpointFields(input), handoffTo: to, ...options.place?.(scope), byAgent: true });
     return [
       `${to ? `Handed off to ${r.checkpoint.handoffTo}` : 'Checkpoint'} ${r.checkpoint.session} written in ${scope}: ${r.path}`,
       r.folded ? `Folded ${r.folded} working note(s).` : '',
@@ -122,7 +119,8 @@ export function registerLmTools(
         invoke: guard<{ file?: string; limit?: number; line?: number; endLine?: number }>(async (i) => {
           const file = text(i.file);
           if (typeof i.line === 'number' || typeof i.endLine === 'number') return whyOfLines(core(), file, i.line ?? i.endLine ?? 1, i.endLine);
-          const touches = await core().why(file, typeof i.limit === 'number' && i.limit > 0 ? Math.floor(i.limit) : 20);
+          // The CLI's and the MCP server's why: basic-memory's sessions beside Baton's when BATON_BASIC_MEMORY names a folder.
+          const touches = await why(core(), file, typeof i.limit === 'number' && i.limit > 0 ? Math.floor(i.limit) : 20, basicMemoryDir(undefined));
           return renderTouches(file, touches, Math.floor(Date.now() / 1000));
         }),
         prepareInvocation: () => ({ invocationMessage: 'Asking Baton which sessions touched the file' }),

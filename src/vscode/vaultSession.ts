@@ -80,7 +80,10 @@ export class VaultSession extends Disposable {
     for (const scope of known) {
       this.histories.delete(scope);
       this.plansByScope.delete(scope);
-      for (const slug of this.checkpointFiles.keys()) if (slug.startsWith(`sessions/${scope}/`)) this.checkpointFiles.delete(slug);
+      for (const slug of this.checkpointFiles.keys()) {
+        const of = this.kept.scopeOfSlug(slug);
+        if (of === scope || of?.startsWith(`${scope}/`)) this.checkpointFiles.delete(slug);
+      }
     }
     // Which files a checkpoint touches is a question across every scope.
     this.touches.clear();
@@ -113,6 +116,11 @@ export class VaultSession extends Disposable {
   /** The absolute file of a vault-relative slug, or undefined when it would leave the vault's sessions. */
   fileOf(slug: string): string | undefined {
     return this.kept.fileOf(slug);
+  }
+
+  /** The absolute file of `scope`'s working notes, or undefined when it would leave the vault. */
+  notesFileOf(scope: string): string | undefined {
+    return this.kept.notesFileOf(scope);
   }
 
   /** Deletes the saved index and rebuilds it from the markdown files (nothing is lost: it is a cache). */

@@ -5,7 +5,7 @@ import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 import { checkpointFields } from '../../src/app/checkpointFields';
-import { commitAsAgent, gitStateOf } from '../../src/app/commit';
+import { commitCheckpoint, gitStateOf } from '../../src/app/commit';
 import { openBaton } from '../../src/app/openBaton';
 import { resume } from '../../src/app/resume';
 import { resolveScope, scopeOfFolder } from '../../src/app/scope';
@@ -98,7 +98,7 @@ describe('app: checkpoint fields from loose input', () => {
   });
 });
 
-describe('app: commit as an agent', () => {
+describe('app: the commit recipe every door follows', () => {
   let v: TempVault;
   let dir: string;
   beforeEach(() => {
@@ -110,32 +110,51 @@ describe('app: commit as an agent', () => {
     fs.rmSync(dir, { recursive: true, force: true });
   });
 
-  it('drops the placeholders from "failed", says so, and records the git state of the folder', async () => {
+  it("drops the placeholders from an agent's \"failed\", says so, and records the folder's git state and the commits its session made", async () => {
     const repo = gitRepo(dir, 'kestrel', 'fix-cart');
-    const r = await commitAsAgent(v.baton, {
+    // The session began before the repository's one commit (made now, T0 is in the past).
+    await v.baton.note('kestrel', 'claude', 'started on the cart', T0 - 60);
+    const r = await commitCheckpoint(v.baton, {
       scope: 'kestrel',
       agent: 'claude',
       fields: checkpointFields({ task: 'fix the cart', failed: ['None.', 'the stripe mock: no replay', 'n/a'] }),
-      git: await gitStateOf(repo),
+      folder: repo,
+      byAgent: true,
     });
     assert.deepEqual(r.placeholdersDropped, ['None.', 'n/a']);
     assert.match(r.placeholderNotice, /^Left out 2 placeholder\(s\) from "failed"/);
     const [cp] = await v.baton.history('kestrel');
     assert.deepEqual(cp.failed, ['the stripe mock: no replay']);
     assert.equal(cp.git.branch, 'fix-cart');
+    assert.equal(cp.git.commit, git(repo, 'rev-parse', '--short', 'HEAD'));
+    assert.deepEqual(cp.extra.commits, [git(repo, 'rev-parse', '--short', 'HEAD')]);
+  });
+
+  it('keeps what a person wrote in "failed" as written', async () => {
+    const r = await commitCheckpoint(v.baton, { scope: 'kestrel', agent: 'ana', fields: { task: 'triage', failed: ['none'] } });
+    assert.deepEqual(r.placeholdersDropped, []);
+    assert.equal(r.placeholderNotice, '');
+    assert.deepEqual((await v.baton.history('kestrel'))[0].failed, ['none']);
   });
 
   it('says when "failed" held only placeholders, and counts the secrets it masked', async () => {
     const token = `sk-${'A1b2C3d4E5'.repeat(3)}`;
-    const r = await commitAsAgent(v.baton, { scope: 'kestrel', agent: 'claude', fields: { task: `rotate ${token}`, failed: ['none'] } });
+    const r = await commitCheckpoint(v.baton, { scope: 'kestrel', agent: 'claude', fields: { task: `rotate ${token}`, failed: ['none'] }, byAgent: true });
     assert.match(r.placeholderNotice, /held only placeholders/);
     assert.equal(r.redactions, 1);
     assert.ok(!v.read(path.relative(v.root, r.path)).includes(token));
   });
 
-  it('records no git state without a folder that is the project', async () => {
+  it('records no git state without a folder that is the project, and runs no git where git may not run', async () => {
+    const repo = gitRepo(dir, 'kestrel');
+    await v.baton.note('kestrel', 'claude', 'started', T0 - 60);
+    await commitCheckpoint(v.baton, { scope: 'kestrel', agent: 'claude', fields: { task: 'elsewhere' }, folder: null });
+    await commitCheckpoint(v.baton, { scope: 'kestrel', agent: 'claude', fields: { task: 'untrusted' }, folder: repo, gitAllowed: false, at: T0 + 1 });
+    const [untrusted, elsewhere] = await v.baton.history('kestrel');
+    assert.deepEqual(elsewhere.git, emptyGit());
+    assert.deepEqual(untrusted.git, { ...emptyGit(), unreadable: true });
+    assert.equal(untrusted.extra.commits, undefined);
     assert.deepEqual(await gitStateOf(null), emptyGit());
-    assert.deepEqual(await gitStateOf(gitRepo(dir, 'kestrel'), { enabled: false }), { ...emptyGit(), unreadable: true });
   });
 });
 

@@ -212,3 +212,80 @@ describe('lint: what each layer may touch of Node, and what app may hand out', f
     assert.match(errors.find((e) => e.startsWith('src/app/useCase.ts')) ?? '', /src\/app may not re-export "store" from src\/adapters/);
   });
 });
+
+describe("lint: the vault's layout only in src/adapters, and every door commits through the recipe", function () {
+  this.timeout(60_000);
+
+  /** The layout spelled where it may be: an adapter names it, app asks the adapter, a door asks app. */
+  const LAYOUT: Tree = {
+    ...CLEAN,
+    'src/adapters/vaultLayout.ts': [
+      "import * as path from 'path';",
+      '',
+      "export const locksDirOf = (root: string): string => path.join(root, '.baton-live', 'locks');",
+      "export const slugOf = (scope: string, id: string): string => `sessions/${scope}/${id}`;",
+      "export const pathspec = ['diff', '--', 'sessions'];",
+      "export const NOTES = 'uncommitted.md';",
+      '',
+    ].join('\n'),
+    'src/app/useCase.ts': "import { locksDirOf } from '../adapters/vaultLayout';\n\nexport const useCase = (s: string): string => locksDirOf(s);\n",
+    // Words that only look like the layout: a command's name, a resource list, a setting, the old hooks' backups beside an agent's file.
+    'src/cli/command.ts': [
+      "import { useCase } from '../app/useCase';",
+      '',
+      "export const names = ['sessions', 'plans'];",
+      "export const command = (s: string): string => useCase(s) + 'baton.agentName' + `${s}.baton-backup`;",
+      '',
+    ].join('\n'),
+  };
+
+  it('passes a tree whose adapters spell the layout and whose app and doors ask for it', async () => {
+    assert.deepEqual(await lint(LAYOUT), []);
+  });
+
+  it('fails the layout spelled in the core, app, a door or an entry point: a folder, a slug, a glob, a message, a pathspec, a file name', async () => {
+    const errors = await lint({
+      ...LAYOUT,
+      'src/core/rule.ts': 'export const rule = (s: string): string => `sessions/${s}/x`;\n',
+      'src/app/useCase.ts': [
+        "import * as path from 'path';",
+        '',
+        "export const useCase = (s: string): string => path.join(s, '.baton-live', 'locks');",
+        "export const notes = (s: string): string => path.join(s, 'uncommitted.md');",
+        "export const scopeDir = (s: string): string => path.join(s, 'sessions', 'x');",
+        '',
+      ].join('\n'),
+      'src/cli/command.ts': "import { useCase } from '../app/useCase';\n\nexport const command = (s: string): string => `kept in ${useCase(s)}/.baton-live/pending/`;\n",
+      'src/mcp/tool.ts': "export const tool = ['diff', '--name-only', '--', 'sessions'];\n",
+      'src/hooks/hookLog.ts': "import * as path from 'path';\n\nexport const log = (root: string): string => path.join(root, '.baton');\n",
+      'src/vscode/view.ts': "export const watched = 'sessions/**/[0-9]*-*.md';\n",
+      'src/cli.ts': "export const notesOf = (scope: string): string => `sessions/${scope}/uncommitted`;\n",
+    });
+    // Each literal once: '.baton-live' and 'locks' on line 3, 'sessions/' and '/uncommitted' in src/cli.ts.
+    assert.deepEqual(where(errors), [
+      'src/app/useCase.ts:3: no-restricted-syntax',
+      'src/app/useCase.ts:3: no-restricted-syntax',
+      'src/app/useCase.ts:4: no-restricted-syntax',
+      'src/app/useCase.ts:5: no-restricted-syntax',
+      'src/cli.ts:1: no-restricted-syntax',
+      'src/cli.ts:1: no-restricted-syntax',
+      'src/cli/command.ts:3: no-restricted-syntax',
+      'src/core/rule.ts:1: no-restricted-syntax',
+      'src/hooks/hookLog.ts:3: no-restricted-syntax',
+      'src/mcp/tool.ts:1: no-restricted-syntax',
+      'src/vscode/view.ts:1: no-restricted-syntax',
+    ]);
+    for (const e of errors) assert.match(e, /The vault layout is spelled only in src\/adapters/);
+  });
+
+  it("fails a door calling Baton's commit itself; src/app may", async () => {
+    const errors = await lint({
+      ...CLEAN,
+      'src/app/useCase.ts': "export const useCase = (b: { commit(r: object): string }): string => b.commit({ task: 'x' });\n",
+      'src/mcp/tool.ts': "export const tool = (b: { commit(r: object): string }): string => b.commit({ task: 'x' });\n",
+    });
+    assert.deepEqual(errors, [
+      "src/mcp/tool.ts:1: no-restricted-syntax: A door commits a checkpoint through app/commit.ts's commitCheckpoint (git state, commits covered, placeholders), not with Baton's commit.",
+    ]);
+  });
+});

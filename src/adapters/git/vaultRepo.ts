@@ -13,11 +13,12 @@ import * as path from 'path';
 import { execFile } from 'child_process';
 import { gitEnv } from './gitState';
 import { gitOk, runGit, type GitResult } from './gitRun';
+import { LOCAL_DIRS } from '../vaultLayout';
 
 export const NETWORK_MS = 120_000;
 
 /** What must never be committed: the cache and the locks (a killed writer's temporary files are kept out by .gitignore). */
-export const NEVER_COMMITTED = ['.baton', '.baton-live'];
+export const NEVER_COMMITTED = LOCAL_DIRS;
 
 export type RepoProblem = { kind: 'notRepo' } | { kind: 'insideOther'; top: string } | { kind: 'detached' } | { kind: 'noUpstream'; branch: string };
 

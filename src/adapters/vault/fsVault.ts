@@ -19,6 +19,7 @@ import { readCheckpointText, readWithNotice } from './checkpointText';
 import * as fsCalls from './fsCalls';
 import { readNoteLines, readRecentNotes, rewriteNotesWithout } from './notesLines';
 import { VaultLocks } from './scopeLock';
+import { DATA_DIR, LIVE_DIR, NOTES_FILE, PLANS_DIR, SESSIONS_DIR, checkpointSlug, locksDirOf, pendingDirOf } from '../vaultLayout';
 
 let checkpointFile: typeof CheckpointFileModule | undefined;
 const md = (): typeof CheckpointFileModule =>
@@ -28,14 +29,7 @@ const md = (): typeof CheckpointFileModule =>
 /** How much of a notes file's end `recentNotes` reads: a few dozen notes, a constant cost. */
 const RECENT_BYTES = 8192;
 
-export const NOTES_FILE = 'uncommitted.md';
-/**
- * Beside `.baton/`, not in it: what a deletion of the cache must never take
- * from a running writer (its scope lock, a note the vault refused). Idle, it
- * holds nothing but pending notes; it is never a cache.
- */
-export const LIVE_DIR = '.baton-live';
-export const PLANS_DIR = 'plans';
+export { LIVE_DIR, NOTES_FILE, PLANS_DIR };
 const MAX_STEPS = 60;
 
 const isPlanFileName = (name: string): boolean => name.startsWith('plan-') && name.endsWith('.md');
@@ -59,14 +53,17 @@ export class FsVault implements VaultPort {
   readonly liveDir: string;
   /** Where notes the vault refused wait for `baton index`; the first is written, all are read (older Batons kept them in the cache). */
   readonly pendingDirs: string[];
+  /** The scope locks (in LIVE_DIR): `baton doctor` looks there for locks a dead writer left. */
+  readonly locksDir: string;
   private readonly locks: VaultLocks;
 
   constructor(readonly root: string) {
-    this.sessionsDir = path.join(root, 'sessions');
-    this.dataDir = path.join(root, '.baton');
+    this.sessionsDir = path.join(root, SESSIONS_DIR);
+    this.dataDir = path.join(root, DATA_DIR);
     this.liveDir = path.join(root, LIVE_DIR);
-    this.pendingDirs = [path.join(this.liveDir, 'pending'), path.join(this.dataDir, 'pending')];
-    this.locks = new VaultLocks(path.join(this.liveDir, 'locks'), [path.join(root, '.git', 'index.lock')]);
+    this.pendingDirs = [pendingDirOf(root), path.join(this.dataDir, 'pending')];
+    this.locksDir = locksDirOf(root);
+    this.locks = new VaultLocks(this.locksDir, [path.join(root, '.git', 'index.lock')]);
   }
 
   scopeDir(scope: string): string {
@@ -105,15 +102,16 @@ export class FsVault implements VaultPort {
     return parsed.filter((c): c is Checkpoint => c !== null);
   }
 
-  async createCheckpoint(scope: string, cp: Checkpoint, stampTs: number): Promise<{ id: string; path: string }> {
+  async createCheckpoint(scope: string, cp: Checkpoint, stampTs: number): Promise<{ id: string; path: string; slug: string }> {
     const dir = this.scopeDir(scope);
     await ensureDir(dir);
     const agent = safeName(cp.agent, 'agent');
     for (let step = 0; step <= MAX_STEPS; step++) {
       const id = fileId(`${stamp(stampTs + step)}-`, agent);
       const file = path.join(dir, `${id}.md`);
-      const content = md().renderCheckpoint({ ...cp, session: id, project: scope, slug: `sessions/${scope}/${id}` });
-      if (await createExclusive(file, content)) return { id, path: file };
+      const slug = checkpointSlug(scope, id);
+      const content = md().renderCheckpoint({ ...cp, session: id, project: scope, slug });
+      if (await createExclusive(file, content)) return { id, path: file, slug };
     }
     throw new BatonError('failed', `Could not find a free checkpoint name in ${scope} within ${MAX_STEPS} seconds of ${stamp(stampTs)}; retry in a minute.`);
   }

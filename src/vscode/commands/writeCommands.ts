@@ -1,16 +1,18 @@
 // Commands that write to the vault as a person: Commit Checkpoint, Hand Off…
 // and Add Working Note. They write exactly what the CLI would (the same core
-// call, the same git state), under the `baton.agentName` agent.
+// recipe, app/commit.ts), under the `baton.agentName` agent.
 import * as vscode from 'vscode';
 import type { CommitResult } from '../../core/requests';
 import type { CheckpointFields, GitState } from '../../core/model';
 import { checkpointFields } from '../../app/checkpointFields';
+import { commitCheckpoint } from '../../app/commit';
+import { pendingNotesDir } from '../../app/vaultFiles';
 import { systemClock } from '../../app/openBaton';
 import { plainLabel } from '../../core/lensText';
 import { age } from '../../core/time';
 import type { BatonHost } from '../batonHost';
 import type { Log } from '../log';
-import { workspaceCoverage, workspaceGitState } from '../workspaceGit';
+import { workspaceCommitPlace, workspaceGitState } from '../workspaceGit';
 import type { Args } from './args';
 import { asArgs, inform, showFailure, str } from './args';
 import type { CommitAnswers } from './commitInput';
@@ -54,7 +56,7 @@ export class WriteCommands {
     try {
       const r = await this.host.session.baton.note(scope, str(args.agent) ?? this.host.agent, text);
       if (r.redactions) inform(`Masked ${r.redactions} secret(s) before writing the note.`);
-      if (!r.durable) void vscode.window.showWarningMessage(`The note is kept in .baton-live/pending/ but not yet in the vault (run Baton: Rebuild Index once the folder is writable): ${r.reason}`);
+      if (!r.durable) void vscode.window.showWarningMessage(`The note is kept in ${pendingNotesDir(this.host.session.root)} but not yet in the vault (run Baton: Rebuild Index once the folder is writable): ${r.reason}`);
       return { durable: r.durable };
     } catch (err) {
       showFailure(this.log, 'Adding the note', err);
@@ -68,20 +70,20 @@ export class WriteCommands {
     const agent = str(args.agent) ?? this.host.agent;
     const fromArgs = FIELD_KEYS.some((k) => args[k] !== undefined);
     try {
-      const git = await workspaceGitState(this.host.project, scope);
       let fields: Partial<CheckpointFields>;
       if (fromArgs) {
         fields = typedFields(args);
       } else {
         const answers = await askCommit({
           title: handoffTo ? `Hand Off to ${handoffTo}` : `Commit Checkpoint to ${scope}`,
-          prefill: await this.prefill(scope, git),
+          prefill: await this.prefill(scope, await workspaceGitState(this.host.project, scope)),
           notesHint: await this.notesHint(scope, agent),
         });
         if (!answers) return undefined;
         fields = typedFields(answers);
       }
-      const r = await this.host.session.baton.commit({ scope, agent, fields, handoffTo, git, coveredCommits: workspaceCoverage(this.host.project, scope) });
+      // The git state is read again now: the prompt may have been open while commits were made.
+      const r = await commitCheckpoint(this.host.session.baton, { scope, agent, fields, handoffTo, ...workspaceCommitPlace(this.host.project, scope) });
       const extras = [r.folded ? `folded ${r.folded} note(s)` : '', r.redactions ? `masked ${r.redactions} secret(s)` : ''].filter(Boolean);
       const what = handoffTo ? `Handed off to ${r.checkpoint.handoffTo}` : 'Checkpoint committed';
       void vscode.window.showInformationMessage(`${what}: ${r.checkpoint.session}${extras.length ? ` (${extras.join(', ')})` : ''}.`, 'Open').then((pick) => {

@@ -11,6 +11,7 @@
 import * as vscode from 'vscode';
 import { syncStatusText, type SyncView } from '../../core/syncText';
 import { SyncError, syncState, syncVault, type SyncResult } from '../../app/sync';
+import { checkpointFilesGlob } from '../../app/vaultFiles';
 import type { BatonHost } from '../batonHost';
 import { affects, gitAllowed, readConfig } from '../config';
 import { Commands } from '../ids';
@@ -114,8 +115,8 @@ export class SyncController extends Disposable {
     if (sync.intervalMinutes > 0) this.interval = setInterval(() => void this.sync(false), sync.intervalMinutes * 60_000);
     if (sync.afterCheckpoint) {
       try {
-        // Checkpoint files only (eight digits and a dash): notes change all the time and are carried by the next sync.
-        const w = vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(vscode.Uri.file(this.host.session.root), 'sessions/**/[0-9][0-9][0-9][0-9][0-9][0-9][0-9][0-9]-*.md'), false, true, true);
+        // Checkpoint files only: notes change all the time and are carried by the next sync.
+        const w = vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(vscode.Uri.file(this.host.session.root), checkpointFilesGlob()), false, true, true);
         w.onDidCreate(() => this.afterCheckpoint());
         this.checkpointWatcher = w;
       } catch (err) {

@@ -15,6 +15,8 @@ export interface ItemContext {
   now: number;
   /** Absolute file of a vault slug, undefined when it would leave the vault. */
   fileOf(slug: string): string | undefined;
+  /** Absolute file of a scope's working notes, undefined when it would leave the vault. */
+  notesFileOf(scope: string): string | undefined;
 }
 
 const icon = (id: string, color?: string): vscode.ThemeIcon => new vscode.ThemeIcon(id, color ? new vscode.ThemeColor(color) : undefined);
@@ -64,7 +66,7 @@ export function toTreeItem(node: Node, ctx: ItemContext): vscode.TreeItem {
         a.task ? `First note: ${a.task}` : '',
         `Session ${a.session}. Close writes an auto-closed checkpoint holding its ${a.notes === 1 ? 'note' : 'notes'}; nobody reviewed it.`,
       ]);
-      const notes = ctx.fileOf(`sessions/${a.project}/uncommitted`);
+      const notes = ctx.notesFileOf(a.project);
       if (notes) item.command = { command: 'vscode.open', title: 'Open Working Notes', arguments: [vscode.Uri.file(notes)] };
       return item;
     }

@@ -32,7 +32,7 @@ export abstract class TreeProvider extends Disposable implements vscode.TreeData
   }
 
   getTreeItem(node: Node): vscode.TreeItem {
-    return toTreeItem(node, { now: this.now, fileOf: (slug) => this.host.session.fileOf(slug) });
+    return toTreeItem(node, { now: this.now, fileOf: (slug) => this.host.session.fileOf(slug), notesFileOf: (scope) => this.host.session.notesFileOf(scope) });
   }
 
   async getChildren(node?: Node): Promise<Node[]> {
