@@ -61,6 +61,13 @@ describe('app: the kept vault', () => {
     assert.equal(await k.checkpoint('sessions/../../etc/passwd'), null);
     assert.equal(k.fileOf('sessions/../../etc/passwd'), undefined);
     assert.equal(await k.checkpoint('sessions/kestrel/no-such'), null);
+    // The slug's scope and the scope's notes, named by the vault's layout for the editor (which spells no vault path).
+    assert.equal(k.scopeOfSlug(r.checkpoint.slug), 'kestrel/wt-one');
+    assert.equal(k.scopeOfSlug('sessions/kestrel/plans/plan-x'), 'kestrel');
+    assert.equal(k.scopeOfSlug('README'), undefined);
+    await k.baton.note('kestrel/wt-one', 'claude', 'a note');
+    assert.equal(k.notesFileOf('kestrel/wt-one'), path.join(root, 'sessions', 'kestrel', 'wt-one', 'uncommitted.md'));
+    assert.ok(fs.existsSync(k.notesFileOf('kestrel/wt-one') ?? ''));
   });
 
   it('rebuilds the index from the markdown files alone, the saved copy deleted first', async () => {
