@@ -11,7 +11,7 @@
 // checkpoint or plan file, the note's row: SearchRecords) to tell which field
 // matched and cut the snippet (snippet.ts). This module never reads the
 // index's other tables: what it needs of the records it asks SearchRecords.
-import { DEAD_END_MARK, termOf } from './terms';
+import { DEAD_END_MARK, eachWord } from './terms';
 import { snippetOf } from './snippet';
 import { SEARCH_FIELDS, type SearchField, type SearchKind } from '../../core/searchText';
 import type { TextHit, TextQuery } from '../../core/ports';
@@ -82,7 +82,10 @@ export class SearchScratch {
 
 /** The query's terms (stop words dropped when others remain), and the lists to read: in Didn't work only, its own. */
 function termsOf(q: TextQuery): { terms: string[]; lists: string[] } {
-  const all = [...new Set(q.words.map(termOf).filter((t) => t !== ''))];
+  // Each word cut again by the index's own cutter: a query's terms are what the index would make of its words.
+  const cut: string[] = [];
+  for (const w of q.words) eachWord(w, (_s, _e, term) => cut.push(term));
+  const all = [...new Set(cut)];
   const kept = all.filter((t) => !STOP.has(t));
   const terms = kept.length > 0 ? kept : all;
   return { terms, lists: q.field === 'failed' ? terms.map((t) => DEAD_END_MARK + t) : terms };
