@@ -92,12 +92,12 @@ export interface StepsOutcome {
  * stops at the first that fails: the next one (an add after a remove) would
  * act on a state the plan did not expect.
  */
-export function runConnectionSteps(plan: ConnectionPlan, env: NodeJS.ProcessEnv = process.env): StepsOutcome {
+export async function runConnectionSteps(plan: ConnectionPlan, env: NodeJS.ProcessEnv = process.env): Promise<StepsOutcome> {
   const out: StepsOutcome = { ran: [], left: [], failures: [] };
   const bin = stepRunner(plan, env.PATH ?? '');
   if (!bin) return { ...out, left: plan.steps.map((s) => s.text) };
   for (const [n, step] of plan.steps.entries()) {
-    const r = runStep(bin, step, { ...env, HOME: plan.home });
+    const r = await runStep(bin, step, { ...env, HOME: plan.home });
     if (r.ok) {
       out.ran.push(step.text);
       continue;

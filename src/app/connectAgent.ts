@@ -48,7 +48,7 @@ export interface ConnectOutcome {
   failures: string[];
 }
 
-export function connectAgent(req: ConnectRequest): ConnectOutcome {
+export async function connectAgent(req: ConnectRequest): Promise<ConnectOutcome> {
   const agent = agentId(req.agent);
   const scope = scopeOf(req.scope, agent);
   const target = { agent, scope, projectDir: projectRoot(req.cwd), vault: req.vault, home: req.home };
@@ -69,7 +69,7 @@ export function connectAgent(req: ConnectRequest): ConnectOutcome {
   let steps = { ran: [] as string[], left: plan.commands, failures: [] as string[] };
   if (!req.dryRun) {
     applyConnection(plan);
-    steps = runConnectionSteps(plan, env);
+    steps = await runConnectionSteps(plan, env);
   } else if (stepRunner(plan, env.PATH ?? '') !== null) steps = { ...steps, ran: plan.commands, left: [] };
   files.push(...plan.files.map((f) => ({ path: f.path, action: f.action, before: f.before, after: f.after })));
   notes.push(...plan.notes);

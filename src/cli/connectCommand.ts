@@ -37,8 +37,8 @@ export interface ConnectCall {
 }
 
 /** Runs connect or disconnect and prints its outcome: JSON, or a line per file. Shared with the `baton hooks` alias. */
-export function runConnect(ctx: Context, call: ConnectCall): number {
-  const outcome = connectAgent({
+export async function runConnect(ctx: Context, call: ConnectCall): Promise<number> {
+  const outcome = await connectAgent({
     action: call.action,
     agent: call.agent,
     scope: call.scope,

@@ -39,7 +39,7 @@ export async function hooks(ctx: Context, { values, positionals }: CommandInput<
     `Note: \`baton hooks ${action}\` is now \`baton ${now} ${agent ?? 'AGENT'} --scope ${scope}\`` +
       (action === 'install' ? ", which registers Baton's MCP server with the agent as well as its hooks.\n" : ', which removes the MCP server it registered too.\n'),
   );
-  const code = runConnect(ctx, { action: now, agent, scope, cwd, dryRun: false, json: values.json === true });
+  const code = await runConnect(ctx, { action: now, agent, scope, cwd, dryRun: false, json: values.json === true });
   if (action === 'uninstall') {
     const base = values.user ? homeOf(ctx.io.env) : cwd;
     for (const f of oldHookBackups(base)) ctx.io.err(`Note: ${ctx.rel(f)} is the copy \`baton hooks install\` kept of that file before its first change; nothing uses it now, delete it when you like.\n`);

@@ -3,7 +3,7 @@
 // would find it, run without a shell (the JSON argument needs no quoting),
 // with the HOME connect planned for, so the file it writes is the one planned
 // from and the one doctor reads.
-import { spawnSync } from 'child_process';
+import { execFile } from 'child_process';
 import * as fs from 'fs';
 import * as path from 'path';
 
@@ -39,9 +39,17 @@ export interface StepRun {
   output: string;
 }
 
-/** Runs one step to its end (a minute at most: `claude mcp` takes about two seconds). */
-export function runStep(bin: string, step: AgentStep, env: NodeJS.ProcessEnv): StepRun {
-  const r = spawnSync(bin, step.argv, { cwd: step.cwd, env, encoding: 'utf8', timeout: 60_000, stdio: ['ignore', 'pipe', 'pipe'] });
-  const output = `${r.stdout ?? ''}${r.stderr ?? ''}`.trim() || (r.error ? r.error.message : '');
-  return { ok: r.status === 0, output };
+/**
+ * Runs one step to its end (a minute at most: `claude mcp` takes about two
+ * seconds), without blocking: the editor runs it on its extension host, where
+ * two seconds of a synchronous child would freeze every extension.
+ */
+export function runStep(bin: string, step: AgentStep, env: NodeJS.ProcessEnv): Promise<StepRun> {
+  return new Promise((resolve) => {
+    const child = execFile(bin, step.argv, { cwd: step.cwd, env, encoding: 'utf8', timeout: 60_000 }, (err, stdout, stderr) => {
+      const output = `${stdout ?? ''}${stderr ?? ''}`.trim() || (err ? err.message : '');
+      resolve({ ok: !err, output });
+    });
+    child.stdin?.end();
+  });
 }

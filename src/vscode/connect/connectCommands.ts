@@ -174,7 +174,7 @@ export class ConnectCommands {
     let steps;
     try {
       written = changed.length ? applyConnection(plan) : [];
-      steps = runConnectionSteps(plan);
+      steps = await runConnectionSteps(plan);
     } finally {
       this.onDidWrite(); // a write refused halfway has still changed the files before it
     }
