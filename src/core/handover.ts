@@ -132,7 +132,8 @@ export function renderStartHandover(h: HandoverInput, now: number, o: { budget: 
     ] as const) blocks.push({ name, lines: [...lines] });
   }
   const tail = (left: string[]): string => `\n(Left out here: ${left.join(', ')}. The whole hand-over: ${o.rest}.)\n`;
-  const everyName = [...(cp?.failed.length ? ['dead ends'] : []), ...blocks.filter((b) => b.lines.length).map((b) => b.name)];
+  // Room for the longest last line this can end with: every dead end but one and every block left out.
+  const everyName = [...(cp?.failed.length ? [`${cp.failed.length} more dead end(s)`] : []), ...blocks.filter((b) => b.lines.length).map((b) => b.name)];
   const room = o.budget - tail(everyName).length;
   const out = [...head];
   const size = (lines: string[]): number => lines.join('\n').length + 1;
