@@ -199,8 +199,7 @@ export async function preCompact(h: HookEnv, p: HookPayload): Promise<Capture> {
   ].join('\n');
   const extra: Record<string, unknown> = { capture: 'extractive', capture_source: fromTranscript ? 'transcript' : 'notes' };
   if (p.sessionId) extra.agent_session = p.sessionId;
-  if (transcript) extra.transcript = transcript;
-  if (p.cwd) extra.cwd = p.cwd;
+  // The transcript and the folder are this machine's: kept in its session binding below (app/sessionPlace.ts), not in the vault.
   const r = await commitCheckpoint(baton, {
     scope,
     agent: h.agent,

@@ -1,6 +1,7 @@
 // A checkpoint bound to a Claude Code session: the pre-compact hook records
-// the agent's own session id, folder and transcript in the frontmatter
-// (`agent_session`, `cwd`, `transcript`). Pure, so what counts as bound and
+// the agent's own session id in the frontmatter (`agent_session`; older
+// captures also `cwd` and `transcript`, which app/sessionPlace.ts now reads
+// from this machine's binding instead). Pure, so what counts as bound and
 // which ids may reach a shell are unit-tested without VS Code.
 import { refused } from './errors';
 import type { Checkpoint } from './model';
@@ -35,9 +36,6 @@ export function claudeSessionOf(cp: Pick<Checkpoint, 'agent' | 'extra'>): Claude
   if (!id || !CLAUDE_AGENTS.has(cp.agent.trim().toLowerCase())) return undefined;
   return { id, cwd: str(cp.extra.cwd), transcript: str(cp.extra.transcript) };
 }
-
-/** The transcript a checkpoint names, whoever wrote it; "" when none. */
-export const transcriptOf = (cp: Pick<Checkpoint, 'extra'>): string => str(cp.extra.transcript);
 
 /**
  * The line typed into the terminal. The id comes from a shared vault and is

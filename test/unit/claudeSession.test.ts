@@ -2,7 +2,7 @@
 // may be typed into a shell: only plain ids, never one a shell or `claude`
 // could read as something else.
 import { strict as assert } from 'assert';
-import { claudeResumeLine, claudeSessionOf, transcriptOf } from '../../src/core/claudeSession';
+import { claudeResumeLine, claudeSessionOf } from '../../src/core/claudeSession';
 import { BatonError } from '../../src/core/errors';
 import { makeCheckpoint } from './builders';
 
@@ -17,11 +17,6 @@ describe('claudeSession', () => {
     assert.equal(claudeSessionOf(makeCheckpoint({ agent: 'claude-code' })), undefined);
     assert.equal(claudeSessionOf(makeCheckpoint({ agent: 'claude-code', extra: { agent_session: 42 } })), undefined);
     assert.equal(claudeSessionOf(makeCheckpoint({ agent: 'codex', extra: { agent_session: 'abc' } })), undefined);
-  });
-
-  it('reads a transcript whoever wrote it', () => {
-    assert.equal(transcriptOf(makeCheckpoint({ agent: 'codex', extra: { transcript: '/t/a.jsonl' } })), '/t/a.jsonl');
-    assert.equal(transcriptOf(makeCheckpoint({ extra: { transcript: ['/t/a.jsonl'] } })), '');
   });
 
   it('types claude --resume with a plain id', () => {

@@ -1,14 +1,16 @@
 // Commands of a checkpoint bound to a Claude Code session: Resume in Claude
 // Code (an integrated terminal in the session's folder running `claude
 // --resume <id>`) and Open Transcript. Both take the checkpoint's slug (a
-// tree node or a hover link carries it) and read the id, folder and
-// transcript from the vault file itself, never from the argument: a hover
+// tree node or a hover link carries it) and read the id from the vault file
+// itself and the folder and transcript from this machine's session binding
+// (app/sessionPlace.ts), never from the argument: a hover
 // link's arguments come from a URI, and what reaches a shell must be what the
 // vault says, checked here.
 import * as fs from 'fs';
 import * as path from 'path';
 import * as vscode from 'vscode';
-import { claudeResumeLine, claudeSessionOf, transcriptOf } from '../../core/claudeSession';
+import { sessionPlace } from '../../app/sessionPlace';
+import { claudeResumeLine, claudeSessionOf } from '../../core/claudeSession';
 import { refused } from '../../core/errors';
 import type { Checkpoint } from '../../core/model';
 import type { BatonHost } from '../batonHost';
@@ -58,7 +60,7 @@ export class ClaudeCodeCommands {
       if (!vscode.workspace.isTrusted) {
         throw refused('Resume in Claude Code starts an agent that runs commands: trust this workspace first (Restricted Mode starts no programs).');
       }
-      const cwd = await this.folderFor(cp, session.cwd);
+      const cwd = await this.folderFor(cp, sessionPlace(this.host.session.root, cp).cwd);
       const terminal = vscode.window.createTerminal({ name: CLAUDE_TERMINAL, cwd, iconPath: new vscode.ThemeIcon('terminal') });
       terminal.show();
       terminal.sendText(commandLine, true);
@@ -73,7 +75,7 @@ export class ClaudeCodeCommands {
   openTranscript = async (arg?: unknown): Promise<TranscriptResult> => {
     try {
       const cp = await this.checkpointOf(arg);
-      const file = transcriptOf(cp);
+      const file = sessionPlace(this.host.session.root, cp).transcript;
       if (!file) throw refused(`Checkpoint ${cp.session} records no transcript.`);
       // The path comes from a shared vault: only an absolute path to a JSONL file, never `~/.ssh/…`.
       if (!path.isAbsolute(file) || path.extname(file).toLowerCase() !== '.jsonl') {
