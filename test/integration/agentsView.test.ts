@@ -16,6 +16,7 @@ import { batonOnPath } from '../../src/app/agentHealth';
 import { applyConnection, planConnection, refreshLauncher } from '../../src/app/connect';
 import { writeLauncher } from '../../src/adapters/launcher';
 import { launcherTarget } from '../../src/vscode/connect/launcherRefresh';
+import { trustCodexHooks } from '../unit/support/codexTrust';
 import type { AgentsNode } from '../../src/vscode/views/agentNodes';
 import { batonApi, env, EXTENSION_ID, poll, runCli, vaultDir, workspaceDir } from './support/baton';
 import { acceptGoAhead, drive } from './support/quickPicks';
@@ -84,6 +85,8 @@ describe('the Agents view', () => {
   it('a connected agent: where (scope and files, each opening), and last seen writing to the vault', async () => {
     const plan = planConnection('connect', { agent: 'codex', scope: 'user', projectDir: workspaceDir(), vault: vaultDir(), home: home() });
     applyConnection(plan);
+    // Codex runs no hook it has not trusted, and the view says so (codexTrust.ts): trusted here as its /hooks screen records it.
+    trustCodexHooks(home());
     // Codex writes through its MCP client's name; the view counts it as Codex's, as doctor does.
     const note = await runCli(['note', '--project', project, '--agent', 'codex-mcp-client', 'checked the flaky checkout test']);
     assert.strictEqual(note.code, 0, note.stderr);

@@ -17,6 +17,7 @@ import * as assert from 'assert';
 import * as fs from 'fs';
 import * as path from 'path';
 import type { Locator } from 'playwright-core';
+import { planConnection } from '../../src/app/connect';
 import { errorNotifications, expandPane, openBatonContainer, openFile, openWorkbench, quickOpen, runCommand, screenshot, workbench } from './support/workbench';
 
 /** Waits for the quick pick titled `title` and clicks its row showing `row`, as a person picks with the mouse. */
@@ -145,6 +146,12 @@ describe('Connect and the walkthrough (UI)', function () {
     assert.match((await message.textContent()) ?? '', /claude mcp add-json --scope user baton/);
     await message.getByRole('button', { name: 'Copy Command' }).waitFor();
     await page.keyboard.press('Escape');
+    // This host has no `claude` on its PATH, so the person runs the command the message offers; Claude Code
+    // then keeps the server in ~/.claude.json's mcpServers, which is what the Agents view checks (health/claudeMcp.ts).
+    const { home, vault, workspace } = workbench();
+    const add = planConnection('connect', { agent: 'claude-code', scope: 'user', projectDir: workspace, vault, home }).steps.find((s) => s.argv.includes('add-json'));
+    assert.ok(add, 'connect planned no claude mcp add-json');
+    fs.writeFileSync(path.join(home, '.claude.json'), JSON.stringify({ mcpServers: { baton: JSON.parse(add.argv[add.argv.length - 1]) } }, null, 2) + '\n');
 
     const pane = await agentsPane();
     const claude = pane.getByRole('treeitem', { name: /^Claude Code/ });
