@@ -24,6 +24,7 @@ import type { RecordedRequest, RunningModel, Step } from './support/scriptedMode
 import { startModel, tokens } from './support/scriptedModel';
 import { anthropicTools, anthropicWire, isCompaction, messagesOf, systemText } from './support/wire/anthropic';
 import type { Exit, World } from './support/world';
+import type { Doctor, Resume, Sessions } from './support/replies';
 import { baton, batonJson, makeWorld, removeWorld, run, vaultFiles, vaultText } from './support/world';
 import { userWordsIn } from '../../src/adapters/transcripts/transcripts';
 
@@ -33,27 +34,6 @@ const NEXT = 'add a test for 0.1 + 0.2 in test/cart.test.js';
 const PROMPT = 'Round the cart total to cents';
 const FIXTURES = path.resolve(__dirname, '../fixtures/transcripts/claude-code');
 
-interface Checkpoint {
-  session: string;
-  agent: string;
-  task: string;
-  state: string;
-  failed: string[];
-  decisions: string[];
-  files: string[];
-  next: string;
-}
-interface Sessions {
-  checkpoints: Checkpoint[];
-  uncommitted: { text: string; agent: string }[];
-}
-interface Resume {
-  latest: Checkpoint | null;
-  uncommitted: { text: string; agent: string }[];
-}
-interface Doctor {
-  agents: { agent: string; scope: string; connected: string; problems: string[] }[];
-}
 interface Connected {
   ran: string[];
   commands: string[];

@@ -13,32 +13,9 @@ import type { RecordedRequest, RunningModel, Step } from './support/scriptedMode
 import { startModel, tokens } from './support/scriptedModel';
 import { chatMessages, chatToolDefs, chatTools, isSummaryRequest, nameOf, openaiChat } from './support/wire/openaiChat';
 import type { Exit, World } from './support/world';
+import type { Checkpoint, Resume, Sessions } from './support/replies';
 import { baton, batonJson, makeWorld, removeWorld, run, vaultText } from './support/world';
 
-interface Checkpoint {
-  session: string;
-  agent: string;
-  task: string;
-  state: string;
-  failed: string[];
-  decisions: string[];
-  files: string[];
-  next: string;
-  slug: string;
-}
-interface Note {
-  text: string;
-  agent: string;
-}
-interface Sessions {
-  project: string;
-  checkpoints: Checkpoint[];
-  uncommitted: Note[];
-}
-interface Resume {
-  latest: Checkpoint | null;
-  uncommitted: Note[];
-}
 
 const DEAD_END = 'Rounding each price before summing: the total is still a cent off, 1.005 is 1.00499 in binary';
 const DECISION = 'Round once, on the sum: one rounding error at most';
