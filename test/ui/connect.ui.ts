@@ -14,10 +14,10 @@
 // (ui.js loads that first) and needs nothing of it: run alone (--grep), it
 // opens the workbench itself.
 import * as assert from 'assert';
+import { spawnSync } from 'child_process';
 import * as fs from 'fs';
 import * as path from 'path';
 import type { Locator } from 'playwright-core';
-import { planConnection } from '../../src/app/connect';
 import { errorNotifications, expandPane, openBatonContainer, openFile, openWorkbench, quickOpen, runCommand, screenshot, workbench } from './support/workbench';
 
 /** Waits for the quick pick titled `title` and clicks its row showing `row`, as a person picks with the mouse. */
@@ -148,10 +148,16 @@ describe('Connect and the walkthrough (UI)', function () {
     await page.keyboard.press('Escape');
     // This host has no `claude` on its PATH, so the person runs the command the message offers; Claude Code
     // then keeps the server in ~/.claude.json's mcpServers, which is what the Agents view checks (health/claudeMcp.ts).
-    const { home, vault, workspace } = workbench();
-    const add = planConnection('connect', { agent: 'claude-code', scope: 'user', projectDir: workspace, vault, home }).steps.find((s) => s.argv.includes('add-json'));
-    assert.ok(add, 'connect planned no claude mcp add-json');
-    fs.writeFileSync(path.join(home, '.claude.json'), JSON.stringify({ mcpServers: { baton: JSON.parse(add.argv[add.argv.length - 1]) } }, null, 2) + '\n');
+    // The command is the installed CLI's own dry run's (the test bundle cannot load connect's settings editors).
+    const { home, vault, extensionPath } = workbench();
+    const dry = spawnSync(process.execPath, [path.join(extensionPath, 'dist', 'cli.js'), '--vault', vault, 'connect', 'claude-code', '--dry-run', '--json'], {
+      encoding: 'utf8',
+      env: { HOME: home, PATH: '/usr/bin:/bin' },
+    });
+    const add = ((JSON.parse(dry.stdout || '{}') as { commands?: string[] }).commands ?? []).find((c) => c.startsWith('claude mcp add-json --scope user baton '));
+    assert.ok(add, `connect --dry-run left no claude mcp add-json: ${dry.stdout}${dry.stderr}`);
+    const json = add.slice('claude mcp add-json --scope user baton '.length).replace(/^'|'$/g, '').replace(/'\\''/g, "'");
+    fs.writeFileSync(path.join(home, '.claude.json'), JSON.stringify({ mcpServers: { baton: JSON.parse(json) } }, null, 2) + '\n');
 
     const pane = await agentsPane();
     const claude = pane.getByRole('treeitem', { name: /^Claude Code/ });
