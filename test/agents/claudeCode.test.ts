@@ -21,7 +21,7 @@ import * as fs from 'fs';
 import * as path from 'path';
 import { agentBin, agentVersion } from './support/install';
 import type { RecordedRequest, RunningModel, Step } from './support/scriptedModel';
-import { startModel, tokens } from './support/scriptedModel';
+import { startModel, printShare } from './support/scriptedModel';
 import { anthropicTools, anthropicWire, isCompaction, messagesOf, systemText } from './support/wire/anthropic';
 import type { Exit, World } from './support/world';
 import type { Doctor, Resume, Sessions } from './support/replies';
@@ -205,9 +205,10 @@ describe(`Claude Code ${agentVersion('claude-code')}, end to end`, function () {
       const instructions = blocksOf(first).map((t) => /## baton\n([\s\S]*?)(?=\n## |\n\nThe following |$)/.exec(t)?.[1] ?? '').find(Boolean) ?? '';
       assert.ok(instructions.includes('Baton'), `the MCP server instructions reach the model:\n${said.slice(0, 3000)}`);
       const schemaChars = JSON.stringify(schemas).length + batonNamed.join('\n').length;
-      const total = schemaChars + instructions.length + handover.length;
-      console.log(
-        `      | Claude Code ${agentVersion('claude-code')} | ${batonNamed.length} tools deferred, ${schemas.length} schemas sent: ${schemaChars} ch (~${tokens(schemaChars)} tok) | instructions ${instructions.length} ch (~${tokens(instructions.length)} tok) | hand-over ${handover.length} ch (~${tokens(handover.length)} tok) | Baton ~${tokens(total)} tok of ~${tokens(first.raw.length)} tok in the request |`,
+      printShare(
+        `Claude Code ${agentVersion('claude-code')}`,
+        [[`${batonNamed.length} tools deferred, ${schemas.length} schemas sent:`, schemaChars], ['instructions', instructions.length], ['hand-over', handover.length]],
+        first.raw.length,
       );
       assert.equal(captures(world).length, 1, 'a session that did not compact writes no capture');
     } finally {

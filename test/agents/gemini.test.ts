@@ -17,7 +17,7 @@ import * as fs from 'fs';
 import * as path from 'path';
 import { agentBin, agentVersion } from './support/install';
 import type { RecordedRequest, RunningModel, Step } from './support/scriptedModel';
-import { startModel, tokens } from './support/scriptedModel';
+import { startModel, printShare } from './support/scriptedModel';
 import { geminiTools, geminiWire, requestKind } from './support/wire/gemini';
 import type { Exit, World } from './support/world';
 import type { Doctor, Resume, Sessions } from './support/replies';
@@ -168,11 +168,7 @@ describe(`Gemini CLI ${agentVersion('gemini')}, end to end`, function () {
       const instructions = /---\[start of server instructions\]---([\s\S]*?)---\[end of server instructions\]---/.exec(said)?.[1] ?? '';
       assert.ok(instructions.includes('Baton'), 'the MCP server instructions reach the model');
       const schemaChars = JSON.stringify(batonTools).length;
-      const row = [schemaChars, instructions.length, handover.length];
-      const total = row.reduce((a, b) => a + b, 0);
-      console.log(
-        `      | Gemini CLI ${agentVersion('gemini')} | ${batonTools.length} tools ${schemaChars} ch (~${tokens(schemaChars)} tok) | instructions ${instructions.length} ch (~${tokens(instructions.length)} tok) | hand-over ${handover.length} ch (~${tokens(handover.length)} tok) | Baton ~${tokens(total)} tok of ~${tokens(first.raw.length)} tok in the request |`,
-      );
+      printShare(`Gemini CLI ${agentVersion('gemini')}`, [[`${batonTools.length} tools`, schemaChars], ['instructions', instructions.length], ['hand-over', handover.length]], first.raw.length);
       assert.equal(captures(world).length, 1, 'a session that did not compress writes no capture');
     } finally {
       await fresh.close();
