@@ -56,24 +56,15 @@ const splitEntry = {
 const splitHeavy = {
   name: 'split-heavy',
   setup(build) {
-    build.onResolve({ filter: /^\.\.\/adapters\/index\/sqlIndex$/ }, (args) =>
-      /[\\/]app$/.test(args.resolveDir) ? external('./sqlIndex.js')() : undefined,
-    );
-    build.onResolve({ filter: /^\.\.\/app\/agentHooks$/ }, (args) =>
-      /[\\/]hooks$/.test(args.resolveDir) ? external('./agentHooks.js')() : undefined,
-    );
-    build.onResolve({ filter: /^\.\.\/markdown\/checkpointFile$/ }, (args) =>
-      /[\\/]adapters[\\/]vault$/.test(args.resolveDir) ? external('./checkpointFile.js')() : undefined,
-    );
+    build.onResolve({ filter: /^\.\.\/adapters\/index\/sqlIndex$/ }, (args) => (/[\\/]app$/.test(args.resolveDir) ? external('./sqlIndex.js')() : undefined));
+    build.onResolve({ filter: /^\.\.\/app\/agentHooks$/ }, (args) => (/[\\/]hooks$/.test(args.resolveDir) ? external('./agentHooks.js')() : undefined));
+    build.onResolve({ filter: /^\.\.\/markdown\/checkpointFile$/ }, (args) => (/[\\/]adapters[\\/]vault$/.test(args.resolveDir) ? external('./checkpointFile.js')() : undefined));
   },
 };
 
 async function main() {
   fs.mkdirSync('dist', { recursive: true });
-  fs.copyFileSync(
-    path.join(__dirname, 'node_modules', 'sql.js', 'dist', 'sql-wasm.wasm'),
-    path.join(__dirname, 'dist', 'sql-wasm.wasm'),
-  );
+  fs.copyFileSync(path.join(__dirname, 'node_modules', 'sql.js', 'dist', 'sql-wasm.wasm'), path.join(__dirname, 'dist', 'sql-wasm.wasm'));
   const builds = [
     { ...common, entryPoints: { extension: 'src/extension.ts' }, external: ['vscode'] },
     { ...common, entryPoints: { cli: 'src/cli.ts' }, banner: { js: '#!/usr/bin/env node' }, plugins: [splitMcp, splitEntry] },

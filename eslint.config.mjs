@@ -73,7 +73,11 @@ const restricted = (names, message) => names.map((name) => ({ name, message }));
 // (`export type`, or names imported with `import type`): they are erased, and
 // the shape of a use case's answer does no I/O.
 const appNoAdapterReexport = {
-  meta: { type: 'problem', schema: [], messages: { reexport: 'src/app may not re-export "{{name}}" from src/adapters: give the doors a use case of its own, or move the thing into src/core.' } },
+  meta: {
+    type: 'problem',
+    schema: [],
+    messages: { reexport: 'src/app may not re-export "{{name}}" from src/adapters: give the doors a use case of its own, or move the thing into src/core.' },
+  },
   create(context) {
     const fromAdapters = (source) => typeof source === 'string' && /(^|\/)adapters(\/|$)/.test(source);
     const imported = new Set();
@@ -180,10 +184,13 @@ export default tseslint.config(
     files: ['src/*/**/*.ts'],
     ignores: LAYERS.map(dir),
     rules: {
-      'no-restricted-syntax': ['error', {
-        selector: 'Program',
-        message: `This folder of src/ is no layer (${LAYERS.join(', ')}): move the file into one, or add the folder to ALLOW in eslint.config.mjs.`,
-      }],
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: 'Program',
+          message: `This folder of src/ is no layer (${LAYERS.join(', ')}): move the file into one, or add the folder to ALLOW in eslint.config.mjs.`,
+        },
+      ],
     },
   },
   {
@@ -192,14 +199,22 @@ export default tseslint.config(
     // its ports (core/ports.ts) or as arguments (an environment, a clock).
     files: ['src/core/**/*.ts'],
     rules: {
-      'no-restricted-imports': ['error', {
-        paths: [
-          ...restricted(NODE_BUILTINS, 'src/core is pure: no Node module. Take what you need as an argument or through a port (core/ports.ts), and do the I/O in src/adapters.'),
-          ...restricted([...ADAPTER_LIBRARIES, 'vscode'], 'src/core is pure: this library belongs to src/adapters (or, for vscode, src/vscode).'),
-        ],
-      }],
-      'no-restricted-globals': ['error', ...restricted(['process', 'Buffer', 'global', '__dirname', '__filename', 'require', 'module', 'setImmediate'],
-        'src/core is pure: no Node global. Pass the value in (an env, a clock, bytes as Uint8Array), or read it in src/adapters or src/app.')],
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: [
+            ...restricted(NODE_BUILTINS, 'src/core is pure: no Node module. Take what you need as an argument or through a port (core/ports.ts), and do the I/O in src/adapters.'),
+            ...restricted([...ADAPTER_LIBRARIES, 'vscode'], 'src/core is pure: this library belongs to src/adapters (or, for vscode, src/vscode).'),
+          ],
+        },
+      ],
+      'no-restricted-globals': [
+        'error',
+        ...restricted(
+          ['process', 'Buffer', 'global', '__dirname', '__filename', 'require', 'module', 'setImmediate'],
+          'src/core is pure: no Node global. Pass the value in (an env, a clock, bytes as Uint8Array), or read it in src/adapters or src/app.',
+        ),
+      ],
     },
   },
   // Each door: only the Node modules its own I/O needs, no adapter's library,
@@ -207,13 +222,19 @@ export default tseslint.config(
   ...Object.entries(DOOR_NODE).map(([door, allowed]) => ({
     files: [`src/${door}/**/*.ts`],
     rules: {
-      'no-restricted-imports': ['error', {
-        paths: [
-          ...restricted(NODE_BUILTINS.filter((m) => !allowed.includes(bare(m))), `The ${door} door may use only ${allowed.join(', ')} of Node (its own I/O): what else it needs is a use case in src/app.`),
-          ...restricted(ADAPTER_LIBRARIES, `The ${door} door may not use an adapter's library: reach it through a use case in src/app.`),
-          ...(door === 'vscode' ? [] : restricted(['vscode'], 'Only src/vscode/ and src/extension.ts may import vscode.')),
-        ],
-      }],
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: [
+            ...restricted(
+              NODE_BUILTINS.filter((m) => !allowed.includes(bare(m))),
+              `The ${door} door may use only ${allowed.join(', ')} of Node (its own I/O): what else it needs is a use case in src/app.`,
+            ),
+            ...restricted(ADAPTER_LIBRARIES, `The ${door} door may not use an adapter's library: reach it through a use case in src/app.`),
+            ...(door === 'vscode' ? [] : restricted(['vscode'], 'Only src/vscode/ and src/extension.ts may import vscode.')),
+          ],
+        },
+      ],
     },
   })),
   // Named layers and entry points only: the no-layer rule above owns

@@ -39,7 +39,7 @@ const SCOPE = 'blamebench';
 
 function rng(seed: number): () => number {
   let s = seed >>> 0;
-  return () => ((s = (s * 1664525 + 1013904223) >>> 0) / 2 ** 32);
+  return () => (s = (s * 1664525 + 1013904223) >>> 0) / 2 ** 32;
 }
 
 const at = (i: number): number => T0 + i * 600;
@@ -119,7 +119,17 @@ export async function benchBlame(cache: string, quick: boolean, log: (m: string)
   const baton = openBaton(vault);
   const file = path.join(repo, FILE);
   const rounds = quick ? 2 : 7;
-  const f: BlameFigures = { commits: COMMITS, checkpoints: CHECKPOINTS, lines: LINES, attributedRanges: 0, distinctCommits: 0, gitBlame: [], firstBlame: [], warmBlame: [], cursor: [] };
+  const f: BlameFigures = {
+    commits: COMMITS,
+    checkpoints: CHECKPOINTS,
+    lines: LINES,
+    attributedRanges: 0,
+    distinctCommits: 0,
+    gitBlame: [],
+    firstBlame: [],
+    warmBlame: [],
+    cursor: [],
+  };
   const warm = new AgentBlame(() => baton);
   await warm.blame(file); // untimed: the JIT warms on it
   let last = await warm.blame(file);

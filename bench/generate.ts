@@ -54,9 +54,46 @@ const WORDS = (
 const VERBS = ['fix', 'add', 'move', 'split', 'rename', 'wire', 'cache', 'retry', 'guard', 'measure', 'drop', 'port', 'test', 'document', 'refactor'];
 const AGENTS = ['claude', 'claude', 'claude', 'codex', 'codex', 'cursor', 'cursor', 'amp', 'gemini', 'aider', 'copilot'];
 const PROJECT_WORDS = [
-  'kestrel', 'osprey', 'heron', 'falcon', 'wren', 'finch', 'lark', 'swift', 'tern', 'plover', 'ibis', 'crane', 'egret', 'merlin',
-  'harrier', 'kite', 'robin', 'thrush', 'pipit', 'dunlin', 'curlew', 'godwit', 'avocet', 'stilt', 'gannet', 'petrel', 'auk',
-  'puffin', 'shag', 'grebe', 'coot', 'rail', 'bittern', 'stork', 'oriole', 'vireo', 'tanager', 'bunting', 'siskin', 'linnet',
+  'kestrel',
+  'osprey',
+  'heron',
+  'falcon',
+  'wren',
+  'finch',
+  'lark',
+  'swift',
+  'tern',
+  'plover',
+  'ibis',
+  'crane',
+  'egret',
+  'merlin',
+  'harrier',
+  'kite',
+  'robin',
+  'thrush',
+  'pipit',
+  'dunlin',
+  'curlew',
+  'godwit',
+  'avocet',
+  'stilt',
+  'gannet',
+  'petrel',
+  'auk',
+  'puffin',
+  'shag',
+  'grebe',
+  'coot',
+  'rail',
+  'bittern',
+  'stork',
+  'oriole',
+  'vireo',
+  'tanager',
+  'bunting',
+  'siskin',
+  'linnet',
 ];
 const SUFFIXES = ['api', 'web', 'cli', 'core', 'infra', 'docs', 'mobile', 'sdk', 'worker', 'admin', 'billing', 'search', 'ml', 'ops', 'site'];
 const WORKTREES = ['feature-annual', 'fix-login', 'perf', 'refactor-store', 'spike', 'release-2', 'hotfix', 'migrate-db', 'ui-polish', 'review'];
@@ -67,10 +104,26 @@ interface Lang {
   shared: string[];
 }
 const LANGS: Lang[] = [
-  { ext: 'ts', roots: ['src', 'src/lib', 'src/components', 'src/server', 'test', 'src/api', 'src/hooks'], shared: ['package.json', 'tsconfig.json', 'src/index.ts', 'README.md', 'CHANGELOG.md', '.github/workflows/ci.yml'] },
-  { ext: 'go', roots: ['internal', 'internal/store', 'cmd/server', 'pkg/api', 'internal/memory', 'internal/http'], shared: ['go.mod', 'go.sum', 'main.go', 'README.md', 'Makefile', '.github/workflows/ci.yml'] },
-  { ext: 'py', roots: ['app', 'app/models', 'app/api', 'tests', 'app/services', 'scripts'], shared: ['pyproject.toml', 'README.md', 'app/__init__.py', 'app/main.py', 'Dockerfile', 'tests/conftest.py'] },
-  { ext: 'rs', roots: ['src', 'src/bin', 'src/store', 'tests', 'benches', 'src/net'], shared: ['Cargo.toml', 'Cargo.lock', 'src/lib.rs', 'src/main.rs', 'README.md', 'CHANGELOG.md'] },
+  {
+    ext: 'ts',
+    roots: ['src', 'src/lib', 'src/components', 'src/server', 'test', 'src/api', 'src/hooks'],
+    shared: ['package.json', 'tsconfig.json', 'src/index.ts', 'README.md', 'CHANGELOG.md', '.github/workflows/ci.yml'],
+  },
+  {
+    ext: 'go',
+    roots: ['internal', 'internal/store', 'cmd/server', 'pkg/api', 'internal/memory', 'internal/http'],
+    shared: ['go.mod', 'go.sum', 'main.go', 'README.md', 'Makefile', '.github/workflows/ci.yml'],
+  },
+  {
+    ext: 'py',
+    roots: ['app', 'app/models', 'app/api', 'tests', 'app/services', 'scripts'],
+    shared: ['pyproject.toml', 'README.md', 'app/__init__.py', 'app/main.py', 'Dockerfile', 'tests/conftest.py'],
+  },
+  {
+    ext: 'rs',
+    roots: ['src', 'src/bin', 'src/store', 'tests', 'benches', 'src/net'],
+    shared: ['Cargo.toml', 'Cargo.lock', 'src/lib.rs', 'src/main.rs', 'README.md', 'CHANGELOG.md'],
+  },
 ];
 
 interface Project {
@@ -89,7 +142,7 @@ export interface VaultSpec {
 
 /** How many projects a vault of this many checkpoints has: hundreds at a year's use. */
 export function projectsFor(checkpoints: number): number {
-  return Math.max(20, Math.min(400, Math.round(4 * Math.sqrt(checkpoints) / 1.25)));
+  return Math.max(20, Math.min(400, Math.round((4 * Math.sqrt(checkpoints)) / 1.25)));
 }
 
 function makeProjects(r: Rand, count: number): Project[] {
@@ -160,9 +213,7 @@ function makeCheckpoint(r: Rand, project: Project, scope: string, agent: string,
   const verb = phrase(r);
   const task = r() < 0.1 ? '' : `${verb[0].toUpperCase()}${verb.slice(1)} in ${pick(r, project.files)}`;
   const folded = r() < 0.3 ? Array.from({ length: int(r, 1, 6) }, () => `- ${sentence(r, 4, 12)}`) : [];
-  const state =
-    Array.from({ length: int(r, 1, 4) }, () => paragraph(r)).join('\n\n') +
-    (folded.length ? `\n\nRecorded during the session:\n${folded.join('\n')}` : '');
+  const state = Array.from({ length: int(r, 1, 4) }, () => paragraph(r)).join('\n\n') + (folded.length ? `\n\nRecorded during the session:\n${folded.join('\n')}` : '');
   const extra: Record<string, unknown> = {};
   if (r() < 0.5) extra.agent_session = `${hex(r, 8)}-${hex(r, 4)}-${hex(r, 4)}-${hex(r, 4)}-${hex(r, 12)}`;
   if (folded.length) extra.folded = [`${stamp(ts - int(r, 600, 20000))}-${agent}`];
@@ -175,7 +226,10 @@ function makeCheckpoint(r: Rand, project: Project, scope: string, agent: string,
     failed: Array.from({ length: int(r, 0, 3) }, () => `${phrase(r)} — ${sentence(r, 4, 12)}`),
     verified: Array.from({ length: int(r, 0, 3) }, () => `${phrase(r)} — npm test -- ${pick(r, WORDS)}`),
     blockers: r() < 0.15 ? [sentence(r)] : [],
-    commands: Array.from({ length: int(r, 0, 4) }, () => pick(r, ['npm test', 'go test ./...', 'pytest -q', 'cargo test', 'make lint', 'git diff --stat']) + (r() < 0.5 ? ` -- ${pick(r, WORDS)}` : '')),
+    commands: Array.from(
+      { length: int(r, 0, 4) },
+      () => pick(r, ['npm test', 'go test ./...', 'pytest -q', 'cargo test', 'make lint', 'git diff --stat']) + (r() < 0.5 ? ` -- ${pick(r, WORDS)}` : ''),
+    ),
     questions: r() < 0.3 ? [`should we ${phrase(r)}?`] : [],
     files,
     next: r() < 0.9 ? `${phrase(r)} and ${phrase(r)}` : '',

@@ -91,7 +91,17 @@ function ensureVault(kind: 'checkpoints' | 'notes', size: number): { root: strin
   let manifest: Manifest;
   if (kind === 'checkpoints') {
     const g = generateVault(tmp, { checkpoints: size, projects: projectsFor(size), seed: size }, (n) => log(`  ${n} checkpoints written`));
-    manifest = { generator: GENERATOR_VERSION, kind, size, seconds: g.seconds, files: g.files, bytes: g.bytes, projects: g.projects, scopes: g.scopes, generatedAt: new Date().toISOString() };
+    manifest = {
+      generator: GENERATOR_VERSION,
+      kind,
+      size,
+      seconds: g.seconds,
+      files: g.files,
+      bytes: g.bytes,
+      projects: g.projects,
+      scopes: g.scopes,
+      generatedAt: new Date().toISOString(),
+    };
   } else {
     const g = generateNotesVault(tmp, size);
     manifest = { generator: GENERATOR_VERSION, kind, size, seconds: g.seconds, files: 2, bytes: g.bigBytes, generatedAt: new Date().toISOString() };
@@ -115,7 +125,12 @@ function checkpointFiles(root: string): string[] {
       .map((e) => e.name);
   for (const p of subdirs(sessions)) {
     const pd = path.join(sessions, p);
-    for (const d of [pd, ...subdirs(pd).filter((w) => w !== 'plans').map((w) => path.join(pd, w))]) {
+    for (const d of [
+      pd,
+      ...subdirs(pd)
+        .filter((w) => w !== 'plans')
+        .map((w) => path.join(pd, w)),
+    ]) {
       for (const e of fs.readdirSync(d, { withFileTypes: true })) if (e.isFile() && /^[0-9]{8}-.*\.md$/.test(e.name)) out.push(path.join(d, e.name));
     }
   }

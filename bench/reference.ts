@@ -32,7 +32,12 @@ export function referenceWhy(vaultRoot: string, query: string): RefTouch[] {
   const sessions = path.join(vaultRoot, 'sessions');
   const out: RefTouch[] = [];
   for (const project of dirs(sessions)) {
-    const scopes = [project, ...dirs(path.join(sessions, project)).filter((d) => d !== 'plans').map((w) => `${project}/${w}`)];
+    const scopes = [
+      project,
+      ...dirs(path.join(sessions, project))
+        .filter((d) => d !== 'plans')
+        .map((w) => `${project}/${w}`),
+    ];
     for (const scope of scopes) {
       const dir = path.join(sessions, ...scope.split('/'));
       for (const name of fs.readdirSync(dir)) {

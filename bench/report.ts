@@ -141,7 +141,7 @@ export function writeReport(file: string, r: Results): void {
   L.push(r.command);
   L.push('```');
   L.push('');
-  L.push('`bench/run.js` builds into `.bench/build/` (never into `dist/`): the repository\'s `esbuild.js` run as `npm run build`');
+  L.push("`bench/run.js` builds into `.bench/build/` (never into `dist/`): the repository's `esbuild.js` run as `npm run build`");
   L.push('does (its `dist/cli.js` is the CLI measured), the same with `--production` packaged by `vsce` as `npm run package`');
   L.push('does (the `.vsix` weighed), and `bench/main.ts` bundled; then runs the benchmark. Generated vaults are cached in');
   L.push('`.bench/vaults/` (gitignored) and reused; delete that folder to regenerate them. `-- --sizes 1000,10000 --quick`');
@@ -175,24 +175,14 @@ export function writeReport(file: string, r: Results): void {
   L.push('');
   row(['figure', 'goal', 'measured', '']);
   row(['---', '---', '---', '---']);
-  row([
-    `cold index build of ${name(large.size)} / I/O floor`,
-    '≤ 3×',
-    `${ratio(buildRatio)} (${dur(median(large.build))} vs ${dur(median(large.floor))})`,
-    met(buildRatio <= 3),
-  ]);
+  row([`cold index build of ${name(large.size)} / I/O floor`, '≤ 3×', `${ratio(buildRatio)} (${dur(median(large.build))} vs ${dur(median(large.floor))})`, met(buildRatio <= 3)]);
   row([
     `refresh after one checkpoint added to ${name(large.size)} / cold build, index kept open (extension)`,
     '≤ 1%',
     `${pct(refreshKept)} (${dur(median(large.refreshOne))})`,
     met(refreshKept <= 0.01),
   ]);
-  row([
-    `the same, as a CLI process (load index, refresh, save)`,
-    '≤ 1%',
-    `${pct(refreshCli)} (${dur(median(large.refreshOneCli))})`,
-    met(refreshCli <= 0.01),
-  ]);
+  row([`the same, as a CLI process (load index, refresh, save)`, '≤ 1%', `${pct(refreshCli)} (${dur(median(large.refreshOneCli))})`, met(refreshCli <= 0.01)]);
   row([
     `why, p99 over ${large.why.length} paths, ${name(large.size)} / ${name(small.size)}, warm: \`Baton.why(path, 20)\` through the extension's kept-open index (refresh only when the watcher reported a change, else at most every 30 s; query)`,
     '≤ 2×',
@@ -209,7 +199,7 @@ export function writeReport(file: string, r: Results): void {
     'the index query alone (`touching(path, 20)`), first ask / best of three',
     '≤ 2×',
     `${ratio(whyFlatIndex)} / ${ratio(whyFlatIndexBest)} (${dur(p99(large.whyIndex))} vs ${dur(p99(small.whyIndex))}; best ${dur(p99(large.whyIndexBest))} vs ${dur(p99(small.whyIndexBest))})`,
-    whyFlatIndex <= 2 ? met(true) : whyFlatIndexBest <= 2 ? '**met** on the best of three; the first asks carry the machine\'s noise' : met(false),
+    whyFlatIndex <= 2 ? met(true) : whyFlatIndexBest <= 2 ? "**met** on the best of three; the first asks carry the machine's noise" : met(false),
   ]);
   row([
     'the same, the index query with no limit (what `Baton.why` cost before the limit reached the index)',
@@ -232,12 +222,7 @@ export function writeReport(file: string, r: Results): void {
       `${ratio(inProc)} (${dur(median(r.notes.inBig))} vs ${dur(median(r.notes.inSmall))})`,
       met(inProc <= 1.2),
     ]);
-    row([
-      'the same, as a CLI call (`baton note`)',
-      '≤ 1.5×',
-      `${ratio(asCli)} (${dur(median(r.notes.cliBig))} vs ${dur(median(r.notes.cliSmall))})`,
-      met(asCli <= 1.5),
-    ]);
+    row(['the same, as a CLI call (`baton note`)', '≤ 1.5×', `${ratio(asCli)} (${dur(median(r.notes.cliBig))} vs ${dur(median(r.notes.cliSmall))})`, met(asCli <= 1.5)]);
   }
   if (r.cli) {
     const x = median(r.cli.note) / median(r.cli.bare);
@@ -301,7 +286,12 @@ export function writeReport(file: string, r: Results): void {
     ]);
   } else row(['extension host heap growth, 100k vault', 'report', 'not measured (see the VS Code rows)', '']);
   searchGoals(r, sizes, row, name);
-  row(['`.vsix` size (`npm run package`)', '≤ 2 MB', r.vsixBytes === null ? 'not measured (vsce failed; see the log)' : bytes(r.vsixBytes), r.vsixBytes === null ? '' : met(r.vsixBytes <= 2 * 1024 * 1024)]);
+  row([
+    '`.vsix` size (`npm run package`)',
+    '≤ 2 MB',
+    r.vsixBytes === null ? 'not measured (vsce failed; see the log)' : bytes(r.vsixBytes),
+    r.vsixBytes === null ? '' : met(r.vsixBytes <= 2 * 1024 * 1024),
+  ]);
   if (r.blame) blameRows(r.blame, row);
   L.push('');
 
@@ -316,7 +306,12 @@ export function writeReport(file: string, r: Results): void {
     const xs = sizes.map(f);
     row([label, ...xs.map(fmt), withGrowth ? growth(xs) : '']);
   };
-  line('projects / scope folders', (s) => s.projects, (x) => String(x), false);
+  line(
+    'projects / scope folders',
+    (s) => s.projects,
+    (x) => String(x),
+    false,
+  );
   L[L.length - 1] = `| projects / scope folders | ${sizes.map((s) => `${s.projects} / ${s.scopes}`).join(' | ')} |  |`;
   line('vault: checkpoint files, bytes', (s) => s.vaultBytes, bytes);
   line('index file (`.baton/index.sqlite`)', (s) => s.indexBytes, bytes);
@@ -328,7 +323,12 @@ export function writeReport(file: string, r: Results): void {
   L[L.length - 1] = `|   of which refresh / save | ${sizes.map((s) => `${dur(s.buildParts.refresh)} / ${dur(s.buildParts.save)}`).join(' | ')} |  |`;
   line('**cold build / floor** (median of paired ratios)', (s) => median(s.buildRatios), ratio, false);
   line('cold build / byte floor', (s) => median(s.build) / median(s.byteFloor), ratio, false);
-  line('cold build per checkpoint', (s) => median(s.build) / s.size, (x) => dur(x), false);
+  line(
+    'cold build per checkpoint',
+    (s) => median(s.build) / s.size,
+    (x) => dur(x),
+    false,
+  );
   line('refresh, nothing changed (kept open)', (s) => median(s.refreshNone), dur);
   line('refresh after one added (kept open)', (s) => median(s.refreshOne), dur);
   line('**refresh one / cold build** (kept open)', (s) => median(s.refreshOne) / median(s.build), pct, false);
@@ -345,14 +345,19 @@ export function writeReport(file: string, r: Results): void {
   line('**reference / Baton.why p99**', (s) => median(s.reference) / p99(s.why), ratio, false);
   line('`baton why` as a whole process', (s) => median(s.whyCli), dur);
   line('index without its text index (its tables dropped, vacuumed)', (s) => s.indexBytesNoText, bytes);
-  line('cold build without the text index\'s writes', (s) => median(s.buildNoText), dur);
+  line("cold build without the text index's writes", (s) => median(s.buildNoText), dur);
   line('**cold build / the same without the text index** (paired)', (s) => median(s.buildTextRatios), ratio, false);
   if (r.search) {
     const by = (s: SizeResult): SearchResults['inProcess'][number] | undefined => r.search?.inProcess.find((x) => x.size === s.size);
     line('search, `Baton.search(q, 20)` warm, p50', (s) => p50(by(s)?.first ?? []), dur);
     line('search, `Baton.search(q, 20)` warm, **p99**', (s) => p99(by(s)?.first ?? []), dur);
     line('search, best of three, p99', (s) => p99(by(s)?.best ?? []), dur);
-    line('search, hits per question (at most 20)', (s) => (by(s)?.hits ?? 0) / Math.max(1, by(s)?.queries ?? 1), (x) => x.toFixed(1), false);
+    line(
+      'search, hits per question (at most 20)',
+      (s) => (by(s)?.hits ?? 0) / Math.max(1, by(s)?.queries ?? 1),
+      (x) => x.toFixed(1),
+      false,
+    );
   }
   L.push('');
   if (r.notes) {
@@ -393,7 +398,12 @@ function searchGoals(r: Results, sizes: SizeResult[], row: (cells: string[]) => 
     met(textCost <= 0.25),
   ]);
   const refreshKept = median(large.refreshOne) / median(large.build);
-  row([`refresh after one checkpoint / cold build, ${name(large.size)}, text index included (kept open)`, '≤ 1%', `${pct(refreshKept)} (${dur(median(large.refreshOne))})`, met(refreshKept <= 0.01)]);
+  row([
+    `refresh after one checkpoint / cold build, ${name(large.size)}, text index included (kept open)`,
+    '≤ 1%',
+    `${pct(refreshKept)} (${dur(median(large.refreshOne))})`,
+    met(refreshKept <= 0.01),
+  ]);
   const half = large.indexBytes / large.vaultBytes;
   row([
     `index size / vault size, ${name(large.size)}, text index included`,
@@ -441,10 +451,20 @@ const DEFAULT_FINDINGS = `## Findings
 function blameRows(b: BlameFigures, row: (cells: string[]) => void): void {
   const size = `${b.lines}-line file, ${b.commits} commits, ${b.checkpoints} checkpoints without \`commits\` (every answer walks history; ${b.attributedRanges} ranges from ${b.distinctCommits} commits)`;
   const git = median(b.gitBlame);
-  row([`agent blame, first (blame + vault read + commit graph + attribution) / \`git blame --incremental\` alone, ${size}`, 'report', `${ratio(median(b.firstBlame) / git)} (${dur(median(b.firstBlame))} vs ${dur(git)})`, '']);
-  row(['agent blame again, graph and checkpoints cached (what an edit or a new HEAD costs) / `git blame` alone', 'report', `${ratio(median(b.warmBlame) / git)} (${dur(median(b.warmBlame))} vs ${dur(git)})`, '']);
   row([
-    'annotation update on a cursor move, from the cached answer (the range of the line, the words), p99 over random lines; in process, not VS Code\'s rendering',
+    `agent blame, first (blame + vault read + commit graph + attribution) / \`git blame --incremental\` alone, ${size}`,
+    'report',
+    `${ratio(median(b.firstBlame) / git)} (${dur(median(b.firstBlame))} vs ${dur(git)})`,
+    '',
+  ]);
+  row([
+    'agent blame again, graph and checkpoints cached (what an edit or a new HEAD costs) / `git blame` alone',
+    'report',
+    `${ratio(median(b.warmBlame) / git)} (${dur(median(b.warmBlame))} vs ${dur(git)})`,
+    '',
+  ]);
+  row([
+    "annotation update on a cursor move, from the cached answer (the range of the line, the words), p99 over random lines; in process, not VS Code's rendering",
     'under a frame (16.7 ms)',
     `p99 ${dur(p99(b.cursor))}, median ${dur(median(b.cursor))}`,
     met(p99(b.cursor) <= 16.7),

@@ -35,7 +35,10 @@ export function searchQueries(root: string, n: number, seed: number): string[] {
 }
 
 /** Each question asked once through every size's kept-open Baton in turn; per size, the times in ms. */
-export async function searchInProcess(batons: { size: number; baton: Baton; queries: string[]; warmUp: string[] }[], now: () => number): Promise<Map<number, { first: number[]; best: number[]; hits: number }>> {
+export async function searchInProcess(
+  batons: { size: number; baton: Baton; queries: string[]; warmUp: string[] }[],
+  now: () => number,
+): Promise<Map<number, { first: number[]; best: number[]; hits: number }>> {
   const out = new Map(batons.map((b) => [b.size, { first: [] as number[], best: [] as number[], hits: 0 }]));
   // Warm: the extension's index has answered before. A few questions of another seed, so the first
   // measured ones do not carry the JIT's first compile and the first read of the lengths (docLengths.ts).
@@ -94,7 +97,12 @@ export interface SearchPhaseDeps {
  */
 export async function searchPhase(vaults: { size: number; root: string }[], d: SearchPhaseDeps): Promise<SearchResults> {
   d.log('search: questions per vault, warm, sizes interleaved');
-  const open = vaults.map((v) => ({ size: v.size, ...d.extensionBaton(v.root), queries: searchQueries(v.root, d.quick ? 40 : 200, v.size + 5), warmUp: searchQueries(v.root, 5, v.size + 6) }));
+  const open = vaults.map((v) => ({
+    size: v.size,
+    ...d.extensionBaton(v.root),
+    queries: searchQueries(v.root, d.quick ? 40 : 200, v.size + 5),
+    warmUp: searchQueries(v.root, 5, v.size + 6),
+  }));
   const inProcess = await searchInProcess(open, d.now);
   for (const o of open) await o.lease.dispose();
 
@@ -102,14 +110,18 @@ export async function searchPhase(vaults: { size: number; root: string }[], d: S
   const small = d.ensureVault(200);
   const mid = d.ensureVault(20000);
   for (const v of [small, mid]) await d.coldBuild(v.root);
-  const ask = (root: string, q: string): Promise<{ ms: number; code: number; stderr: string }> => d.runProcess([d.cli, '--vault', root, 'search', ...q.split(' '), '--limit', '20', '--json']);
+  const ask = (root: string, q: string): Promise<{ ms: number; code: number; stderr: string }> =>
+    d.runProcess([d.cli, '--vault', root, 'search', ...q.split(' '), '--limit', '20', '--json']);
   const qSmall = searchQueries(small.root, 1, 3)[0];
   const qMid = searchQueries(mid.root, 1, 3)[0];
   const rounds = d.quick ? 3 : 10;
   const cliSmall: number[] = [];
   const cliMid: number[] = [];
   for (let i = 0; i < rounds; i++) {
-    for (const [out, root, q] of [[cliSmall, small.root, qSmall], [cliMid, mid.root, qMid]] as const) {
+    for (const [out, root, q] of [
+      [cliSmall, small.root, qSmall],
+      [cliMid, mid.root, qMid],
+    ] as const) {
       const r = await ask(root, q);
       if (r.code !== 0) throw new Error(`baton search exited ${r.code}: ${r.stderr}`);
       out.push(r.ms);

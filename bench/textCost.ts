@@ -35,7 +35,17 @@ function ensureVault(size: number): string {
   const tmp = `${root}.tmp-${process.pid}`;
   fs.rmSync(tmp, { recursive: true, force: true });
   const g = generateVault(tmp, { checkpoints: size, projects: projectsFor(size), seed: size });
-  const manifest = { generator: GENERATOR_VERSION, kind: 'checkpoints', size, seconds: g.seconds, files: g.files, bytes: g.bytes, projects: g.projects, scopes: g.scopes, generatedAt: new Date().toISOString() };
+  const manifest = {
+    generator: GENERATOR_VERSION,
+    kind: 'checkpoints',
+    size,
+    seconds: g.seconds,
+    files: g.files,
+    bytes: g.bytes,
+    projects: g.projects,
+    scopes: g.scopes,
+    generatedAt: new Date().toISOString(),
+  };
   fs.writeFileSync(path.join(tmp, MANIFEST), JSON.stringify(manifest, null, 2));
   fs.renameSync(tmp, root);
   return root;

@@ -41,7 +41,10 @@ export async function typicalProject(root: string): Promise<{ vault: string; pro
   generateVault(vault, { checkpoints: 1000, projects: projectsFor(1000), seed: 1000 });
   const meta = JSON.parse(fs.readFileSync(path.join(vault, META_FILE), 'utf8')) as VaultMeta;
   const count = (p: string): number => fs.readdirSync(path.join(vault, 'sessions', p)).filter((f) => /^\d{8}-.*\.md$/.test(f)).length;
-  const project = meta.projects.map((p) => p.name).filter((p) => fs.existsSync(path.join(vault, 'sessions', p))).sort((a, b) => count(b) - count(a))[0];
+  const project = meta.projects
+    .map((p) => p.name)
+    .filter((p) => fs.existsSync(path.join(vault, 'sessions', p)))
+    .sort((a, b) => count(b) - count(a))[0];
   const baton = openBaton(vault);
   await baton.note(project, 'codex', 'the retry loop masks the 429 from the coupon service: reproduced with --repeat 50');
   await baton.recordEdits(project, 'codex', ['src/cart.ts', 'src/coupon/client.ts']);
@@ -60,8 +63,19 @@ export async function tokenFigures(): Promise<TokenFigures> {
     const now = Math.floor(Date.now() / 1000);
     const h = { vaultRoot: t.vault, env: {}, agent: 'claude-code', now: () => now };
     const payload: HookPayload = {
-      host: 'claude-code', sessionId: '', transcriptPath: '', cwd: t.cwd, roots: [], edited: [], source: 'startup', trigger: '', instructions: '',
-      context: { percent: null, messages: null, toCompact: null }, reason: '', toolName: '', toolInput: {},
+      host: 'claude-code',
+      sessionId: '',
+      transcriptPath: '',
+      cwd: t.cwd,
+      roots: [],
+      edited: [],
+      source: 'startup',
+      trigger: '',
+      instructions: '',
+      context: { percent: null, messages: null, toCompact: null },
+      reason: '',
+      toolName: '',
+      toolInput: {},
     };
     const startText = await sessionStart(h, payload);
     let largestStart = { project: t.project, chars: startText.length, tokens: tokensOf(startText.length) };
@@ -89,7 +103,7 @@ export async function tokenFigures(): Promise<TokenFigures> {
 
 export function tokenTable(f: TokenFigures): string {
   const rows = [
-    '| What an agent\'s request carries | characters | tokens (chars/4) | budget |',
+    "| What an agent's request carries | characters | tokens (chars/4) | budget |",
     '|---|---:|---:|---:|',
     `| MCP tools (${f.tools.tools.length}: ${f.tools.tools.map((t) => t.name).join(', ')}) and instructions | ${f.tools.chars} | ${f.tools.tokens} | ${TOOL_BUDGET_TOKENS} |`,
     ...f.tools.tools.map((t) => `| &nbsp;&nbsp;${t.name} | ${t.chars} | ${tokensOf(t.chars)} | |`),

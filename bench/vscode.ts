@@ -29,7 +29,10 @@ export interface VscodeRun {
 
 interface Harness {
   Session: new (name: string) => { cleanup(): Promise<void>; signal: string | null };
-  startWorkbench(session: unknown, opts: { flavour: string; workspace?: string }): Promise<{
+  startWorkbench(
+    session: unknown,
+    opts: { flavour: string; workspace?: string },
+  ): Promise<{
     dirs: { vault: string; workspace: string };
     server: { process: NodeJS.EventEmitter; url: string };
     page: {

@@ -19,9 +19,7 @@ const doors: OtherDoors = {
 const call = hookArgs(argv);
 if (call) {
   // A hook never fails the agent.
-  import('./hooks/hookMain')
-    .then((m) => m.runHook(call, processIo()))
-    .then(done, () => done(0));
+  import('./hooks/hookMain').then((m) => m.runHook(call, processIo())).then(done, () => done(0));
 } else {
   import('./cli/run')
     .then(({ run }) => run(argv, processIo(), doors))

@@ -52,7 +52,18 @@ export function activate(context: vscode.ExtensionContext): BatonApi {
     sync,
     new EditorController(host, files, log),
     blame,
-    ...registerCommands({ host, files, docs, transcripts, previews, connected: () => views.agents.refresh(), extensionPath: context.extensionPath, log, sync, toggleAgentBlame: blame.toggle }),
+    ...registerCommands({
+      host,
+      files,
+      docs,
+      transcripts,
+      previews,
+      connected: () => views.agents.refresh(),
+      extensionPath: context.extensionPath,
+      log,
+      sync,
+      toggleAgentBlame: blame.toggle,
+    }),
   );
   // Agent surfaces (feature-detected inside: older VS Code builds get none).
   // They ask the host each time, since the core is rebuilt when the vault moves.
@@ -67,9 +78,14 @@ export function activate(context: vscode.ExtensionContext): BatonApi {
   };
   // Copilot's checkpoints record the same git state Commit Checkpoint does; in Restricted Mode git is not run.
   optional('Language-model tools', () =>
-    registerLmTools(context, () => h.session.baton, () => h.project.current, {
-      place: (scope) => workspaceCommitPlace(h.project, scope),
-    }),
+    registerLmTools(
+      context,
+      () => h.session.baton,
+      () => h.project.current,
+      {
+        place: (scope) => workspaceCommitPlace(h.project, scope),
+      },
+    ),
   );
   optional('The MCP server provider', () => registerMcpProvider(context, { vault: () => h.session.root, onDidChange: h.onDidChangeVault }));
 

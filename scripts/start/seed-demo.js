@@ -15,7 +15,8 @@ const FILES = {
   'README.md': '# Demo shop (Baton demo data)\n\nA tiny app the demo checkpoints talk about. Safe to delete.\n',
   '.baton-project': '# Baton demo: this folder is the project "demo-shop"\ndemo-shop\n',
   'src/checkout/cart.ts': 'export function total(items: { price: number; qty: number }[]): number {\n  return items.reduce((sum, i) => sum + i.price * i.qty, 0);\n}\n',
-  'src/checkout/payment.ts': 'export async function charge(amountCents: number): Promise<string> {\n  if (amountCents <= 0) throw new Error("nothing to charge");\n  return "ch_demo";\n}\n',
+  'src/checkout/payment.ts':
+    'export async function charge(amountCents: number): Promise<string> {\n  if (amountCents <= 0) throw new Error("nothing to charge");\n  return "ch_demo";\n}\n',
   'src/pricing/PricingTable.tsx': 'export function PricingTable() {\n  return null; // the annual toggle goes here\n}\n',
   'src/auth/session.ts': 'export const SESSION_TTL_SECONDS = 3600;\n',
 };
@@ -47,32 +48,101 @@ function seedDemo({ root, cli }) {
       'Your real vault is ~/baton (or BATON_VAULT); Baton never mixes the two.\n',
   );
   const now = Math.floor(Date.now() / 1000);
-  const run = (args, input) =>
-    execFileSync(process.execPath, [cli, '--vault', vault, ...args], { cwd: workspace, input: input ?? '', stdio: ['pipe', 'ignore', 'inherit'] });
+  const run = (args, input) => execFileSync(process.execPath, [cli, '--vault', vault, ...args], { cwd: workspace, input: input ?? '', stdio: ['pipe', 'ignore', 'inherit'] });
   const at = (ago) => String(now - ago);
 
-  run(['checkpoint', '-p', 'demo-shop', '-a', 'codex', '--at', at(6 * DAY), '--task', 'Add a cart total', '--file', 'src/checkout/cart.ts',
-    '--verified', 'totals of 0, 1 and 3 items — npm test -- cart', '--next', 'take payment']);
+  run([
+    'checkpoint',
+    '-p',
+    'demo-shop',
+    '-a',
+    'codex',
+    '--at',
+    at(6 * DAY),
+    '--task',
+    'Add a cart total',
+    '--file',
+    'src/checkout/cart.ts',
+    '--verified',
+    'totals of 0, 1 and 3 items — npm test -- cart',
+    '--next',
+    'take payment',
+  ]);
   run(['note', '-p', 'demo-shop', '-a', 'claude', '--at', at(2 * DAY + HOUR), 'stripe test clock cannot replay webhooks']);
-  run(['checkpoint', '-p', 'demo-shop', '-a', 'claude', '--at', at(2 * DAY), '--task', 'Fix the checkout crash on an empty cart',
-    '--state', 'charge() now refuses zero amounts; the crash is gone',
-    '--failed', 'mocking the Stripe SDK: webhooks cannot be replayed, tests pass but prod still crashes',
-    '--failed', 'catching the error in the controller: hides the bug, cart shows £0.00 paid',
-    '--decided', 'refuse amounts <= 0 in charge(): one guard, closest to the money',
-    '--verified', 'empty cart no longer crashes — npm test -- checkout',
-    '--ran', 'npm test -- checkout', '--file', 'src/checkout/payment.ts', '--file', 'src/checkout/cart.ts',
-    '--next', 'Show a friendly message for an empty cart', '--handoff', 'cursor']);
-  run(['plan', '-p', 'demo-shop', '-a', 'claude', '--at', at(DAY + 2 * HOUR)],
-    '1. Add an annual/monthly toggle to PricingTable\n2. Persist the choice in the URL\n3. Test both prices\n');
-  run(['checkpoint', '-p', 'demo-shop/annual-toggle', '-a', 'cursor', '--at', at(DAY), '--task', 'Annual pricing toggle',
-    '--failed', 'CSS-only toggle: screen readers never announce the price change',
-    '--blocker', 'design has not picked the discount (15% or 20%?)', '--question', 'Is annual billed upfront?',
-    '--file', 'src/pricing/PricingTable.tsx', '--next', 'wire the toggle state into the URL']);
+  run([
+    'checkpoint',
+    '-p',
+    'demo-shop',
+    '-a',
+    'claude',
+    '--at',
+    at(2 * DAY),
+    '--task',
+    'Fix the checkout crash on an empty cart',
+    '--state',
+    'charge() now refuses zero amounts; the crash is gone',
+    '--failed',
+    'mocking the Stripe SDK: webhooks cannot be replayed, tests pass but prod still crashes',
+    '--failed',
+    'catching the error in the controller: hides the bug, cart shows £0.00 paid',
+    '--decided',
+    'refuse amounts <= 0 in charge(): one guard, closest to the money',
+    '--verified',
+    'empty cart no longer crashes — npm test -- checkout',
+    '--ran',
+    'npm test -- checkout',
+    '--file',
+    'src/checkout/payment.ts',
+    '--file',
+    'src/checkout/cart.ts',
+    '--next',
+    'Show a friendly message for an empty cart',
+    '--handoff',
+    'cursor',
+  ]);
+  run(
+    ['plan', '-p', 'demo-shop', '-a', 'claude', '--at', at(DAY + 2 * HOUR)],
+    '1. Add an annual/monthly toggle to PricingTable\n2. Persist the choice in the URL\n3. Test both prices\n',
+  );
+  run([
+    'checkpoint',
+    '-p',
+    'demo-shop/annual-toggle',
+    '-a',
+    'cursor',
+    '--at',
+    at(DAY),
+    '--task',
+    'Annual pricing toggle',
+    '--failed',
+    'CSS-only toggle: screen readers never announce the price change',
+    '--blocker',
+    'design has not picked the discount (15% or 20%?)',
+    '--question',
+    'Is annual billed upfront?',
+    '--file',
+    'src/pricing/PricingTable.tsx',
+    '--next',
+    'wire the toggle state into the URL',
+  ]);
   run(['note', '-p', 'demo-shop', '-a', 'copilot', '--at', at(9 * HOUR), 'started moving session TTL into config']);
   run(['note', '-p', 'demo-shop', '-a', 'copilot', '--at', at(8 * HOUR), 'half the callers read SESSION_TTL_SECONDS directly']);
   run(['note', '-p', 'demo-shop', '-a', 'claude', '--at', at(20 * 60), 'empty-cart message: using the existing Toast component']);
-  run(['checkpoint', '-p', 'old-prototype', '-a', 'codex', '--at', at(40 * DAY), '--task', 'Spike: GraphQL gateway',
-    '--failed', 'schema stitching: too slow at 200 types', '--next', 'nothing: shelved']);
+  run([
+    'checkpoint',
+    '-p',
+    'old-prototype',
+    '-a',
+    'codex',
+    '--at',
+    at(40 * DAY),
+    '--task',
+    'Spike: GraphQL gateway',
+    '--failed',
+    'schema stitching: too slow at 200 types',
+    '--next',
+    'nothing: shelved',
+  ]);
   return { workspace, vault, seeded: true };
 }
 

@@ -38,7 +38,12 @@ function parseArgs(argv, defaults) {
     const a = argv[i];
     if (!a.startsWith('--')) throw new Error(`unexpected argument ${a}`);
     const key = a.slice(2);
-    if (!(key in defaults)) throw new Error(`unknown option ${a} (known: ${Object.keys(defaults).map((k) => '--' + k).join(' ')})`);
+    if (!(key in defaults))
+      throw new Error(
+        `unknown option ${a} (known: ${Object.keys(defaults)
+          .map((k) => '--' + k)
+          .join(' ')})`,
+      );
     if (typeof defaults[key] === 'boolean') out[key] = true;
     else {
       if (i + 1 >= argv.length) throw new Error(`${a} needs a value`);
@@ -102,10 +107,7 @@ function makeFixtures({ workspace }) {
     } else {
       fs.mkdirSync(path.join(dirs.workspace, 'src'), { recursive: true });
       fs.writeFileSync(path.join(dirs.workspace, 'README.md'), '# Fixture project\n\nA small repository the Baton tests open.\n');
-      fs.writeFileSync(
-        path.join(dirs.workspace, 'src', 'greet.ts'),
-        'export function greet(name: string): string {\n  return `Hello, ${name}!`;\n}\n',
-      );
+      fs.writeFileSync(path.join(dirs.workspace, 'src', 'greet.ts'), 'export function greet(name: string): string {\n  return `Hello, ${name}!`;\n}\n');
     }
     if (!fs.existsSync(path.join(dirs.workspace, '.git'))) {
       git(dirs.workspace, ['init', '-q', '-b', 'main']);
@@ -292,17 +294,23 @@ async function startServer(session, info, dirs, env, logFile) {
   const port = await freePort();
   const args = [
     info.serverMain,
-    '--host', '127.0.0.1',
-    '--port', String(port),
+    '--host',
+    '127.0.0.1',
+    '--port',
+    String(port),
     '--without-connection-token',
     '--accept-server-license-terms',
     '--enable-smoke-test-driver',
     '--disable-telemetry',
     '--disable-workspace-trust',
-    '--user-data-dir', dirs.userData,
-    '--server-data-dir', dirs.serverData,
-    '--extensions-dir', dirs.extensions,
-    '--log', VERBOSE ? 'trace' : 'info',
+    '--user-data-dir',
+    dirs.userData,
+    '--server-data-dir',
+    dirs.serverData,
+    '--extensions-dir',
+    dirs.extensions,
+    '--log',
+    VERBOSE ? 'trace' : 'info',
   ];
   fs.mkdirSync(path.dirname(logFile), { recursive: true });
   const out = fs.openSync(logFile, 'w');

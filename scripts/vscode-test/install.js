@@ -88,8 +88,7 @@ function checkSystemPrerequisites(flavour) {
   if (missing.length) {
     const lines = missing.map((m) => `  - ${m.pkg}: ${m.why}`).join('\n');
     throw new InstallError(
-      `missing system packages for the "${flavour}" test VS Code:\n${lines}\n` +
-        `Install them with:\n  apt-get install -y ${[...new Set(missing.map((m) => m.pkg))].join(' ')}`,
+      `missing system packages for the "${flavour}" test VS Code:\n${lines}\n` + `Install them with:\n  apt-get install -y ${[...new Set(missing.map((m) => m.pkg))].join(' ')}`,
     );
   }
 }
@@ -117,7 +116,8 @@ process.on('exit', () => {
  * Settings a user or CI gave (registry, cache, cafile, proxy) are kept.
  */
 function cleanNpmEnv(extra) {
-  const injected = /^npm_(config_(user_agent|node_gyp|nodedir|prefix|local_prefix|global_prefix|loglevel|npm_version|allow_scripts)$|lifecycle_|package_|command$|execpath$|node_execpath$)/i;
+  const injected =
+    /^npm_(config_(user_agent|node_gyp|nodedir|prefix|local_prefix|global_prefix|loglevel|npm_version|allow_scripts)$|lifecycle_|package_|command$|execpath$|node_execpath$)/i;
   const env = {};
   for (const [k, v] of Object.entries(process.env)) {
     if (injected.test(k) || k === 'NODE' || k === 'INIT_CWD') continue;

@@ -26,7 +26,12 @@ function main() {
     prepare: () => {
       // workbench.ui.js first: it opens the page and photographs a fresh workbench; the others follow by name.
       const first = (f) => (f === 'workbench.ui.js' ? 0 : 1);
-      const suites = fs.existsSync(SUITES) ? fs.readdirSync(SUITES).filter((f) => f.endsWith('.ui.js')).sort((a, b) => first(a) - first(b) || a.localeCompare(b)) : [];
+      const suites = fs.existsSync(SUITES)
+        ? fs
+            .readdirSync(SUITES)
+            .filter((f) => f.endsWith('.ui.js'))
+            .sort((a, b) => first(a) - first(b) || a.localeCompare(b))
+        : [];
       if (suites.length === 0) return { missing: `no compiled UI suites in ${path.relative(ROOT, SUITES)}: run "node scripts/vscode-test/build-tests.js" first` };
       return { input: suites.map((f) => path.join(SUITES, f)) };
     },

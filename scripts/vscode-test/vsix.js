@@ -77,7 +77,18 @@ function prepareInstall({ info, dirs, env }, vsix) {
   check(
     spawnSync(
       info.nodeBin,
-      [info.serverMain, '--accept-server-license-terms', '--install-extension', vsix, '--extensions-dir', dirs.extensions, '--user-data-dir', dirs.userData, '--server-data-dir', dirs.serverData],
+      [
+        info.serverMain,
+        '--accept-server-license-terms',
+        '--install-extension',
+        vsix,
+        '--extensions-dir',
+        dirs.extensions,
+        '--user-data-dir',
+        dirs.userData,
+        '--server-data-dir',
+        dirs.serverData,
+      ],
       { env, encoding: 'utf8', timeout: 120000 },
     ),
     `installing ${vsix}`,
@@ -92,7 +103,11 @@ function prepareInstall({ info, dirs, env }, vsix) {
   fs.mkdirSync(host);
   fs.writeFileSync(
     path.join(host, 'package.json'),
-    JSON.stringify({ name: 'baton-smoke-host', publisher: 'baton-test', version: '0.0.0', description: 'Placeholder development folder for the .vsix smoke run', engines: { vscode: '*' } }, null, 2),
+    JSON.stringify(
+      { name: 'baton-smoke-host', publisher: 'baton-test', version: '0.0.0', description: 'Placeholder development folder for the .vsix smoke run', engines: { vscode: '*' } },
+      null,
+      2,
+    ),
   );
 
   // An empty vault, then one checkpoint from the installed CLI on this flavour's Node.
@@ -102,7 +117,20 @@ function prepareInstall({ info, dirs, env }, vsix) {
   check(
     spawnSync(
       info.nodeBin,
-      [cli, '--vault', dirs.vault, 'checkpoint', '--project', SMOKE_PROJECT, '--agent', 'vsix-smoke', '--task', 'Smoke-test the packaged extension', '--next', 'Open the Projects view'],
+      [
+        cli,
+        '--vault',
+        dirs.vault,
+        'checkpoint',
+        '--project',
+        SMOKE_PROJECT,
+        '--agent',
+        'vsix-smoke',
+        '--task',
+        'Smoke-test the packaged extension',
+        '--next',
+        'Open the Projects view',
+      ],
       { cwd: dirs.workspace, env: { ...env, BATON_VAULT: dirs.vault }, encoding: 'utf8', timeout: 30000 },
     ),
     'seeding the vault with the installed CLI',

@@ -69,7 +69,11 @@ export async function updateBinding(
     started: now,
     lastCapture: '',
     ...before,
-    ...Object.fromEntries(Object.entries(patch).filter(([, v]) => v !== undefined && v !== '').map(([k, v]) => [k, clean(v)])),
+    ...Object.fromEntries(
+      Object.entries(patch)
+        .filter(([, v]) => v !== undefined && v !== '')
+        .map(([k, v]) => [k, clean(v)]),
+    ),
     updated: now,
   };
   const file = bindingPath(vaultRoot, agent, id);

@@ -33,7 +33,10 @@ function observations(body: string): Map<string, string[]> {
     if (fenced) continue;
     const m = OBSERVATION.exec(line);
     if (!m) continue;
-    const category = m[1].trim().toLowerCase().replace(/[\s-]+/g, '_');
+    const category = m[1]
+      .trim()
+      .toLowerCase()
+      .replace(/[\s-]+/g, '_');
     const list = out.get(category) ?? [];
     list.push(m[2]);
     out.set(category, list);
@@ -42,7 +45,11 @@ function observations(body: string): Map<string, string[]> {
 }
 
 /** A changed_file observation names a path; its tags and `(context)` are not part of it. */
-const bareFile = (s: string): string => s.replace(/(\s+#[\w/-]+)+\s*$/, '').replace(/\s+\([^)]*\)\s*$/, '').trim();
+const bareFile = (s: string): string =>
+  s
+    .replace(/(\s+#[\w/-]+)+\s*$/, '')
+    .replace(/\s+\([^)]*\)\s*$/, '')
+    .trim();
 
 function splitFrontmatter(text: string): { front: Json; body: string } {
   const m = /^\uFEFF?---\r?\n([\s\S]*?)\r?\n---[ \t]*(?:\r?\n|$)/.exec(text);
@@ -79,7 +86,15 @@ export function parseBasicMemorySession(text: string, relPath: string, mtime = 0
     project = ORIGIN;
   }
   const extra: Json = { origin: ORIGIN, path: relPath };
-  for (const [from, to] of [['claude_session_id', 'agent_session'], ['cwd', 'cwd'], ['capture', 'capture'], ['status', 'status'], ['started', 'started'], ['ended', 'ended'], ['title', 'title']]) {
+  for (const [from, to] of [
+    ['claude_session_id', 'agent_session'],
+    ['cwd', 'cwd'],
+    ['capture', 'capture'],
+    ['status', 'status'],
+    ['started', 'started'],
+    ['ended', 'ended'],
+    ['title', 'title'],
+  ]) {
     const v = str(front[from]);
     if (v) extra[to] = v;
   }
@@ -158,7 +173,5 @@ export function basicMemoryTouches(sessions: readonly Checkpoint[], file: string
 
 /** Baton's touches and basic-memory's, each marked with its origin, newest first, cut to `limit`. */
 export function mergeTouches(baton: readonly Touch[], basicMemory: readonly OriginTouch[], limit: number): OriginTouch[] {
-  return [...baton.map((t) => ({ ...t, origin: 'baton' as const })), ...basicMemory]
-    .sort((a, b) => b.ts - a.ts)
-    .slice(0, Math.max(0, limit));
+  return [...baton.map((t) => ({ ...t, origin: 'baton' as const })), ...basicMemory].sort((a, b) => b.ts - a.ts).slice(0, Math.max(0, limit));
 }

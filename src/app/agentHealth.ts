@@ -110,15 +110,30 @@ export function agentHealth(i: AgentHealthInput): AgentHealth {
   const problems: AgentProblem[] =
     status.files.length === 0
       ? status.problems.map((text) => ({ summary: text, text, fix: { kind: 'manual' } }))
-      : status.problems.map((text, n) => ({ summary: `${outdated[n] ? path.basename(outdated[n].path) : 'a file'}: Baton's entries are not the current ones`, text, fix: connect }));
+      : status.problems.map((text, n) => ({
+          summary: `${outdated[n] ? path.basename(outdated[n].path) : 'a file'}: Baton's entries are not the current ones`,
+          text,
+          fix: connect,
+        }));
   if (status.connected === 'partly' && problems.length === 0) {
     problems.push({ summary: `only some ${scope}-scope files are connected`, text: `Only some of ${label}'s ${scope}-scope files are connected: run ${fix}.`, fix: connect });
   }
   const l = i.launcher;
   const launcherOk = l.info !== null && l.info.runtimeExists && l.info.scriptExists;
   if (status.connected !== 'no' && scope !== 'project' && !launcherOk) {
-    const what = l.before === null ? 'is missing' : l.info === null ? 'is not one Baton wrote' : !l.info.runtimeExists ? `runs ${l.info.runtime}, which is gone` : `runs ${l.info.script}, which is gone`;
-    problems.push({ summary: `the launcher ${what}`, text: `${label} calls the launcher ${l.path}, which ${what}: run ${fix} (the built CLI repoints it at its own Node), or open VS Code with Baton.`, fix: { kind: 'launcher' } });
+    const what =
+      l.before === null
+        ? 'is missing'
+        : l.info === null
+          ? 'is not one Baton wrote'
+          : !l.info.runtimeExists
+            ? `runs ${l.info.runtime}, which is gone`
+            : `runs ${l.info.script}, which is gone`;
+    problems.push({
+      summary: `the launcher ${what}`,
+      text: `${label} calls the launcher ${l.path}, which ${what}: run ${fix} (the built CLI repoints it at its own Node), or open VS Code with Baton.`,
+      fix: { kind: 'launcher' },
+    });
   }
   if (status.connected !== 'no' && scope === 'project' && !batonOnPath(i.pathEnv)) {
     problems.push({

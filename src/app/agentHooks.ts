@@ -181,7 +181,10 @@ export async function preCompact(h: HookEnv, p: HookPayload): Promise<Capture> {
   if (!fromTranscript && !instructions && !ownNotes.length) {
     return { skipped: `nothing to capture: ${unread}, and ${h.agent} has no open working notes in ${scope}` };
   }
-  const fingerprint = createHash('sha256').update(JSON.stringify([scope, words, instructions])).digest('hex').slice(0, 16);
+  const fingerprint = createHash('sha256')
+    .update(JSON.stringify([scope, words, instructions]))
+    .digest('hex')
+    .slice(0, 16);
   const bound = p.sessionId ? readBinding(h.vaultRoot, h.agent, p.sessionId) : null;
   // The same words again, and no notes since: the last capture already holds all of it.
   if (bound?.lastCapture === fingerprint && !ownNotes.length) return { skipped: 'nothing new since the last capture of this session' };

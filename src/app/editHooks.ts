@@ -97,7 +97,10 @@ export async function turnEnded(h: HookEnv, p: HookPayload): Promise<string> {
 function hookFiles(agent: string, home: string, root: string): string[] {
   const dirFiles = (dir: string): string[] => {
     try {
-      return fs.readdirSync(dir).filter((f) => f.endsWith('.json')).map((f) => path.join(dir, f));
+      return fs
+        .readdirSync(dir)
+        .filter((f) => f.endsWith('.json'))
+        .map((f) => path.join(dir, f));
     } catch {
       return [];
     }

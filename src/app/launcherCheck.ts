@@ -45,13 +45,29 @@ export function checkLauncher(self: LauncherTarget | null, home: string = os.hom
   const before = readText(launcherPath(home, 'linux'));
   const working = info !== null && info.runtimeExists && info.scriptExists;
   const base = { path: file, info, before };
-  const what = info === null ? (before === null ? 'is missing' : 'is not one Baton wrote') : !info.runtimeExists ? `runs ${info.runtime}, which is gone` : `runs ${info.script}, which is gone`;
+  const what =
+    info === null
+      ? before === null
+        ? 'is missing'
+        : 'is not one Baton wrote'
+      : !info.runtimeExists
+        ? `runs ${info.runtime}, which is gone`
+        : `runs ${info.script}, which is gone`;
   if (!working) {
-    if (!self) return { ...base, verdict: 'broken', after: null, notes: [`The launcher ${file} ${what}: hooks and MCP servers that call it will fail. Run the built CLI's \`baton connect AGENT\` or open VS Code with Baton to rewrite it.`] };
+    if (!self)
+      return {
+        ...base,
+        verdict: 'broken',
+        after: null,
+        notes: [
+          `The launcher ${file} ${what}: hooks and MCP servers that call it will fail. Run the built CLI's \`baton connect AGENT\` or open VS Code with Baton to rewrite it.`,
+        ],
+      };
     return { ...base, verdict: 'fix', after: renderPosix(self), notes: [`The launcher ${file} ${what}; Baton points it at ${self.runtime} running ${self.script}.`] };
   }
   if (!self || same(info, self)) return { ...base, verdict: 'ok', after: null, notes: [] };
-  if (!info.electron && info.script === self.script) return { ...base, verdict: 'fix', after: renderPosix(self), notes: [`The launcher ${file} now runs ${self.script} with ${self.runtime}.`] };
+  if (!info.electron && info.script === self.script)
+    return { ...base, verdict: 'fix', after: renderPosix(self), notes: [`The launcher ${file} now runs ${self.script} with ${self.runtime}.`] };
   const owner = info.electron ? "VS Code's runtime (the extension keeps it up to date)" : `${info.script} with ${info.runtime}`;
   return { ...base, verdict: 'kept', after: null, notes: [`The launcher ${file} runs ${owner}; it works, so Baton left it as it is.`] };
 }

@@ -25,7 +25,14 @@ async function fingerprint(baton: Baton, project: string): Promise<string> {
   for (const scope of (await scopesOf(baton, project)).sort()) {
     const dir = scopeDirOf(baton.vaultRoot, scope);
     const names = (await fs.promises.readdir(dir).catch(() => [] as string[])).filter(isCheckpointFileName).sort();
-    const stats = await Promise.all(names.map((n) => fs.promises.stat(path.join(dir, n)).then((s) => `${s.size}:${s.mtimeMs}`, () => '-')));
+    const stats = await Promise.all(
+      names.map((n) =>
+        fs.promises.stat(path.join(dir, n)).then(
+          (s) => `${s.size}:${s.mtimeMs}`,
+          () => '-',
+        ),
+      ),
+    );
     parts.push(`${scope}\n${names.map((n, i) => `${n}@${stats[i]}`).join('\n')}`);
   }
   return parts.join('\n\n');

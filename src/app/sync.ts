@@ -142,9 +142,7 @@ async function unreadableArrivals(repo: VaultRepo, before: string): Promise<stri
     const id = path.posix.basename(p).slice(0, -3);
     const scope = scopeOfVaultPath(p) ?? '';
     const unreadable =
-      text === null ||
-      text.includes('\u0000') ||
-      (kind === 'checkpoint' ? isEmptyCheckpoint(parseCheckpoint(text, id, scope)) : !parsePlan(text, id, scope).text.trim());
+      text === null || text.includes('\u0000') || (kind === 'checkpoint' ? isEmptyCheckpoint(parseCheckpoint(text, id, scope)) : !parsePlan(text, id, scope).text.trim());
     if (unreadable) bad.push(p);
   }
   return bad;
@@ -176,7 +174,8 @@ async function mergeFetched(repo: VaultRepo, vault: FsVault, upstream: Upstream,
     });
     if (m.code !== 0) {
       const unmerged = await repo.unmerged();
-      if (!unmerged.length) throw new SyncError(`git could not merge the remote's changes into ${repo.root}: ${gitSays(m)}. Nothing was lost; fix that, then sync again.`, result, 'git');
+      if (!unmerged.length)
+        throw new SyncError(`git could not merge the remote's changes into ${repo.root}: ${gitSays(m)}. Nothing was lost; fix that, then sync again.`, result, 'git');
       await resolveInProgress(repo, 'MERGE_HEAD', result);
       if (result.conflicts.length) throw conflictError(repo.root, result);
       await repo.commit(`baton sync: merge ${upstream.remote} on ${host()}`);

@@ -58,7 +58,9 @@ export async function initSharedVault(root: string, remoteUrl?: string): Promise
   }
   const existing = (await repo.git(['config', '--get', 'remote.origin.url'])).out.trim();
   if (existing && existing !== remoteUrl) {
-    throw failed(`The vault's repository already has a remote "origin" (${existing}). Sync with it (baton sync), or change it: git -C "${root}" remote set-url origin ${remoteUrl}.`);
+    throw failed(
+      `The vault's repository already has a remote "origin" (${existing}). Sync with it (baton sync), or change it: git -C "${root}" remote set-url origin ${remoteUrl}.`,
+    );
   }
   if (!existing) {
     await repo.ok(['remote', 'add', 'origin', remoteUrl]);
@@ -119,6 +121,6 @@ export async function cloneSharedVault(root: string, url: string): Promise<Setup
     await repo.ok(['config', `branch.${branch}.merge`, `refs/heads/${branch}`]);
   }
   const steps = [`Cloned ${url} into ${root}.`];
-  if (await ensureVaultGitFiles(root)) steps.push('Added Baton\'s lines to .gitignore and .gitattributes (committed by the next sync).');
+  if (await ensureVaultGitFiles(root)) steps.push("Added Baton's lines to .gitignore and .gitattributes (committed by the next sync).");
   return { steps };
 }

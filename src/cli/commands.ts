@@ -5,7 +5,7 @@
 import type { CommandSpec, Flags, Input } from './args';
 
 const json = { json: { type: 'boolean', help: 'print JSON instead of text' } } as const satisfies Flags;
-const project = { project: { type: 'string', short: 'p', value: 'P', help: 'the project (else BATON_PROJECT, else the current folder\'s)' } } as const satisfies Flags;
+const project = { project: { type: 'string', short: 'p', value: 'P', help: "the project (else BATON_PROJECT, else the current folder's)" } } as const satisfies Flags;
 // The commands that take PROJECT as a positional take --project too; their usage says PROJECT once.
 const projectAlias = { project: { ...project.project, hidden: true } } as const satisfies Flags;
 const author = {
@@ -31,14 +31,18 @@ const checkpointFlags = {
   ...json,
 } as const satisfies Flags;
 
-const scope = { scope: { type: 'string', value: 'user|project|local', help: "whose files: the person's (user, the default), the project's shared ones, or the project's local ones" } } as const satisfies Flags;
+const scope = {
+  scope: { type: 'string', value: 'user|project|local', help: "whose files: the person's (user, the default), the project's shared ones, or the project's local ones" },
+} as const satisfies Flags;
 const connectFlags = {
   ...scope,
   'dry-run': { type: 'boolean', help: 'show what would be written, as a diff; write nothing' },
   ...json,
 } as const satisfies Flags;
 const AGENTS = 'AGENT is one of claude-code, codex, cursor, gemini, copilot.';
-const basicMemory = { 'basic-memory': { type: 'string', value: 'DIR', help: "a Basic Memory folder whose session notes are read too (else BATON_BASIC_MEMORY)" } } as const satisfies Flags;
+const basicMemory = {
+  'basic-memory': { type: 'string', value: 'DIR', help: 'a Basic Memory folder whose session notes are read too (else BATON_BASIC_MEMORY)' },
+} as const satisfies Flags;
 
 export const COMMANDS = {
   note: { args: 'TEXT...', flags: { ...author, ...json }, about: "a working note, one line in the project's open notes" },
@@ -112,7 +116,7 @@ export const COMMANDS = {
     },
     about: 'the old name of connect|disconnect (project scope unless --user)',
   },
-  help: { args: '[COMMAND]', flags: {}, about: 'this list, or one command\'s flags' },
+  help: { args: '[COMMAND]', flags: {}, about: "this list, or one command's flags" },
 } as const satisfies Record<string, CommandSpec>;
 
 export type CommandName = keyof typeof COMMANDS;

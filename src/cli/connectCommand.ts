@@ -71,7 +71,12 @@ export function render(o: ConnectOutcome): string {
     out.push(`${(o.dryRun ? would[f.action] : f.action).padEnd(o.dryRun ? 13 : 9)}  ${f.path}`);
     if (o.dryRun && f.action !== 'unchanged') {
       const diff = lineDiff(f.before, f.after);
-      out.push(...diff.replace(/\n$/, '').split('\n').map((l) => `    ${l}`));
+      out.push(
+        ...diff
+          .replace(/\n$/, '')
+          .split('\n')
+          .map((l) => `    ${l}`),
+      );
     }
   }
   if (o.ran.length) out.push('', o.dryRun ? 'Would run:' : 'Ran:', ...o.ran.map((c) => `  ${c}`));

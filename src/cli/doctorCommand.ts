@@ -20,12 +20,18 @@ const mark = (ok: boolean): string => (ok ? 'ok  ' : 'FIX ');
 export function render(r: DoctorReport, now: number): string {
   const v = r.vault;
   const out: string[] = [];
-  const state = !v.exists ? 'not created yet (the first write creates it)' : [v.readable ? 'readable' : 'NOT readable', v.writable ? 'writable' : 'NOT writable', `index ${v.index}`].join(', ');
+  const state = !v.exists
+    ? 'not created yet (the first write creates it)'
+    : [v.readable ? 'readable' : 'NOT readable', v.writable ? 'writable' : 'NOT writable', `index ${v.index}`].join(', ');
   out.push(`${mark(v.ok)}vault     ${v.path}: ${state}`);
   for (const p of v.problems) out.push(`      - ${p}`);
   if (v.staleLocks.length) out.push(`      ${v.staleLocks.length} lock(s) left by dead processes; the next write breaks them.`);
   const l = r.launcher;
-  const lstate = !l.present ? 'missing' : l.runtime === null ? 'not one Baton wrote' : `${l.runtime}${l.runtimeExists ? '' : ' (gone)'} running ${l.script}${l.scriptExists ? '' : ' (gone)'}`;
+  const lstate = !l.present
+    ? 'missing'
+    : l.runtime === null
+      ? 'not one Baton wrote'
+      : `${l.runtime}${l.runtimeExists ? '' : ' (gone)'} running ${l.script}${l.scriptExists ? '' : ' (gone)'}`;
   out.push(`${l.ok ? 'ok  ' : '--  '}launcher  ${l.path}: ${lstate}`);
   // An agent connected nowhere, with nothing wrong, is one name on one line: it may simply not be installed here.
   const shown = new Set(r.agents.filter((a) => a.connected !== 'no' || a.problems.length).map((a) => a.agent));
@@ -46,7 +52,8 @@ export function render(r: DoctorReport, now: number): string {
 /** What Baton costs each request of the connected agents: facts, not problems (nothing for a person to fix). */
 function tokenLines(t: NonNullable<DoctorReport['tokens']>): string[] {
   const over = (tokens: number, budget: number): string => (tokens > budget ? ` — over the budget of ${budget}` : ` (budget ${budget})`);
-  const tools = 'error' in t.tools ? `not measured (${t.tools.error})` : `${t.tools.tokens} tokens a request, ${t.tools.count} tools and instructions${over(t.tools.tokens, t.tools.budget)}`;
+  const tools =
+    'error' in t.tools ? `not measured (${t.tools.error})` : `${t.tools.tokens} tokens a request, ${t.tools.count} tools and instructions${over(t.tools.tokens, t.tools.budget)}`;
   const out = [`--  tokens    for ${t.agents.map(agentLabel).join(', ')}: Baton's MCP tools: ${tools}`];
   if (t.handover) out.push(`      session-start hand-over of ${t.handover.project}: ${t.handover.tokens} tokens${over(t.handover.tokens, t.handover.budget)}`);
   return out;

@@ -20,7 +20,9 @@ import { usageLine } from './usage';
 export async function hooks(ctx: Context, { values, positionals }: CommandInput<'hooks'>): Promise<number> {
   const [action, agent, ...more] = positionals;
   if (action !== 'install' && action !== 'uninstall') {
-    throw usage(`${usageLine('hooks')}   (now: baton connect|disconnect AGENT [--scope user|project])\n\`baton connect AGENT\` registers Baton's MCP server and hooks; \`baton disconnect AGENT\` takes them out.`);
+    throw usage(
+      `${usageLine('hooks')}   (now: baton connect|disconnect AGENT [--scope user|project])\n\`baton connect AGENT\` registers Baton's MCP server and hooks; \`baton disconnect AGENT\` takes them out.`,
+    );
   }
   const now = action === 'install' ? 'connect' : 'disconnect';
   if (more.length) throw usage(`One agent at a time; got ${[agent, ...more].join(', ')}.\nUsage: baton ${now} AGENT`);
@@ -42,7 +44,8 @@ export async function hooks(ctx: Context, { values, positionals }: CommandInput<
   const code = await runConnect(ctx, { action: now, agent, scope, cwd, dryRun: false, json: values.json === true });
   if (action === 'uninstall') {
     const base = values.user ? homeOf(ctx.io.env) : cwd;
-    for (const f of oldHookBackups(base)) ctx.io.err(`Note: ${ctx.rel(f)} is the copy \`baton hooks install\` kept of that file before its first change; nothing uses it now, delete it when you like.\n`);
+    for (const f of oldHookBackups(base))
+      ctx.io.err(`Note: ${ctx.rel(f)} is the copy \`baton hooks install\` kept of that file before its first change; nothing uses it now, delete it when you like.\n`);
   }
   return code;
 }

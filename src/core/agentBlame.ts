@@ -109,11 +109,7 @@ const matches = (short: string, full: string): boolean => short.length >= 4 && f
  * parents, for commits reachable from HEAD and the checkpoints' commits (it
  * may stop at the earliest session start: older commits are nobody's).
  */
-export function attributeCommits(
-  commits: readonly BlamedCommit[],
-  checkpoints: readonly Checkpoint[],
-  graph: ReadonlyMap<string, readonly string[]>,
-): Map<string, Checkpoint> {
+export function attributeCommits(commits: readonly BlamedCommit[], checkpoints: readonly Checkpoint[], graph: ReadonlyMap<string, readonly string[]>): Map<string, Checkpoint> {
   const covers = coverings(checkpoints);
   const out = new Map<string, Checkpoint>();
   const wanted = new Map(commits.filter((c) => !/^0+$/.test(c.sha)).map((c) => [c.sha, c.authorTime]));

@@ -140,49 +140,51 @@ export class Baton {
     const now = checkTime(req.at ?? this.deps.clock.now());
     const { vault } = this.deps;
 
-    return this.writing(scope, () => vault.withScopeLock(scope, async () => {
-      const sessions = openSessions(scope, await vault.notes(scope));
-      const fold = sessionsToFold(sessions, agent, now);
-      const foldedNotes = fold.flatMap((s) => s.notes).sort((a, b) => a.ts - b.ts);
-      // Edited files go to Files, once each, never to State; alone they are no
-      // checkpoint (Files alone record what was touched, not what is true).
-      const { edits, rest } = splitEdits(foldedNotes);
-      if (isEmptyCheckpoint(fields) && rest.length === 0) {
-        throw refused(
-          'Nothing to checkpoint: give at least a task, state, next step, decision, dead end ("didn\'t work"), open question, ' +
-            'verified claim or blocker, or record working notes first. Commands run and files alone are not a checkpoint.',
-        );
-      }
-      const earlier = (await vault.checkpoints(scope)).sort(newestFirst);
-      const previous = earlier[0];
-      const extra: Record<string, unknown> = extraMasked.value;
-      if (fold.length > 0) extra.folded = fold.map((s) => s.id);
-      const since = sessionStart(agent, fold, previous?.ts);
-      if (req.coveredCommits && git.value.commit && since !== undefined && extra[COMMITS_KEY] === undefined) {
-        // Only a shortcut for blame, which walks history without it: a git failure costs no checkpoint.
-        const covered = await req.coveredCommits({ previousCommit: earlier.find((c) => c.git.commit)?.git.commit ?? '', since }).catch(() => undefined);
-        if (covered) extra[COMMITS_KEY] = covered;
-      }
-      const cp: Checkpoint = {
-        ...fields,
-        state: foldIntoState(fields.state, rest, agent),
-        files: mergeFiles(fields.files, edits),
-        session: '',
-        project: scope,
-        agent,
-        handoffTo,
-        autoClosed: false,
-        git: git.value,
-        ts: now,
-        follows: previous?.session ?? '',
-        extra,
-        slug: '',
-      };
-      const { id, path, slug } = await vault.createCheckpoint(scope, cp, now);
-      await this.takeOutFolded(scope, id, foldedNotes);
-      const written = { ...cp, session: id, slug };
-      return { checkpoint: written, path, redactions, folded: foldedNotes.length };
-    }));
+    return this.writing(scope, () =>
+      vault.withScopeLock(scope, async () => {
+        const sessions = openSessions(scope, await vault.notes(scope));
+        const fold = sessionsToFold(sessions, agent, now);
+        const foldedNotes = fold.flatMap((s) => s.notes).sort((a, b) => a.ts - b.ts);
+        // Edited files go to Files, once each, never to State; alone they are no
+        // checkpoint (Files alone record what was touched, not what is true).
+        const { edits, rest } = splitEdits(foldedNotes);
+        if (isEmptyCheckpoint(fields) && rest.length === 0) {
+          throw refused(
+            'Nothing to checkpoint: give at least a task, state, next step, decision, dead end ("didn\'t work"), open question, ' +
+              'verified claim or blocker, or record working notes first. Commands run and files alone are not a checkpoint.',
+          );
+        }
+        const earlier = (await vault.checkpoints(scope)).sort(newestFirst);
+        const previous = earlier[0];
+        const extra: Record<string, unknown> = extraMasked.value;
+        if (fold.length > 0) extra.folded = fold.map((s) => s.id);
+        const since = sessionStart(agent, fold, previous?.ts);
+        if (req.coveredCommits && git.value.commit && since !== undefined && extra[COMMITS_KEY] === undefined) {
+          // Only a shortcut for blame, which walks history without it: a git failure costs no checkpoint.
+          const covered = await req.coveredCommits({ previousCommit: earlier.find((c) => c.git.commit)?.git.commit ?? '', since }).catch(() => undefined);
+          if (covered) extra[COMMITS_KEY] = covered;
+        }
+        const cp: Checkpoint = {
+          ...fields,
+          state: foldIntoState(fields.state, rest, agent),
+          files: mergeFiles(fields.files, edits),
+          session: '',
+          project: scope,
+          agent,
+          handoffTo,
+          autoClosed: false,
+          git: git.value,
+          ts: now,
+          follows: previous?.session ?? '',
+          extra,
+          slug: '',
+        };
+        const { id, path, slug } = await vault.createCheckpoint(scope, cp, now);
+        await this.takeOutFolded(scope, id, foldedNotes);
+        const written = { ...cp, session: id, slug };
+        return { checkpoint: written, path, redactions, folded: foldedNotes.length };
+      }),
+    );
   }
 
   /** Every scope that has a folder in the vault: `project` and `project/worktree`. */
@@ -244,44 +246,45 @@ export class Baton {
     const scope = safeScope(scopeIn);
     const now = this.deps.clock.now();
     const { vault } = this.deps;
-    return this.writing(scope, () => vault.withScopeLock(scope, async () => {
-      const sessions = openSessions(scope, await vault.notes(scope));
-      const target = sessions.find((s) => s.id === id);
-      if (!target) {
-        const past = await vault.checkpoints(scope);
-        const closedBy = past.find((c) => c.session === id || (Array.isArray(c.extra.folded) && c.extra.folded.includes(id)));
-        if (closedBy) throw refused(`Session ${id} in ${scope} is already closed (by checkpoint ${closedBy.session}); nothing to do.`);
-        throw refused(`No open session ${id} in ${scope}. List them with: baton sessions ${scope}`);
-      }
-      if (!isAbandoned(target, now)) {
-        const mins = Math.floor((now - target.lastActivity) / 60);
-        throw refused(
-          `Session ${id} was active ${mins} min ago, within the 6h abandonment window: not safe to auto-close. ` +
-            'Its agent may still be working; let it checkpoint, or wait.',
-        );
-      }
-      const { edits, rest } = splitEdits(target.notes);
-      const cp: Checkpoint = {
-        ...emptyFields(),
-        state: foldIntoState(autoClosedState(now - target.lastActivity), rest, target.agent),
-        files: edits,
-        session: '',
-        project: scope,
-        agent: target.agent,
-        handoffTo: '',
-        autoClosed: true,
-        git: emptyGit(),
-        ts: target.lastActivity,
-        follows: '',
-        extra: { folded: [target.id] },
-        slug: '',
-      };
-      const previous = (await vault.checkpoints(scope)).filter((c) => c.ts <= cp.ts).sort(newestFirst)[0];
-      cp.follows = previous?.session ?? '';
-      const written = await vault.createCheckpoint(scope, cp, target.start);
-      await this.takeOutFolded(scope, written.id, target.notes);
-      return { ...cp, session: written.id, slug: written.slug };
-    }));
+    return this.writing(scope, () =>
+      vault.withScopeLock(scope, async () => {
+        const sessions = openSessions(scope, await vault.notes(scope));
+        const target = sessions.find((s) => s.id === id);
+        if (!target) {
+          const past = await vault.checkpoints(scope);
+          const closedBy = past.find((c) => c.session === id || (Array.isArray(c.extra.folded) && c.extra.folded.includes(id)));
+          if (closedBy) throw refused(`Session ${id} in ${scope} is already closed (by checkpoint ${closedBy.session}); nothing to do.`);
+          throw refused(`No open session ${id} in ${scope}. List them with: baton sessions ${scope}`);
+        }
+        if (!isAbandoned(target, now)) {
+          const mins = Math.floor((now - target.lastActivity) / 60);
+          throw refused(
+            `Session ${id} was active ${mins} min ago, within the 6h abandonment window: not safe to auto-close. ` + 'Its agent may still be working; let it checkpoint, or wait.',
+          );
+        }
+        const { edits, rest } = splitEdits(target.notes);
+        const cp: Checkpoint = {
+          ...emptyFields(),
+          state: foldIntoState(autoClosedState(now - target.lastActivity), rest, target.agent),
+          files: edits,
+          session: '',
+          project: scope,
+          agent: target.agent,
+          handoffTo: '',
+          autoClosed: true,
+          git: emptyGit(),
+          ts: target.lastActivity,
+          follows: '',
+          extra: { folded: [target.id] },
+          slug: '',
+        };
+        const previous = (await vault.checkpoints(scope)).filter((c) => c.ts <= cp.ts).sort(newestFirst)[0];
+        cp.follows = previous?.session ?? '';
+        const written = await vault.createCheckpoint(scope, cp, target.start);
+        await this.takeOutFolded(scope, written.id, target.notes);
+        return { ...cp, session: written.id, slug: written.slug };
+      }),
+    );
   }
 
   /** Abandoned sessions across the vault, from the index's mirror of every `uncommitted.md`. */
@@ -368,7 +371,10 @@ export class Baton {
     const { vault } = this.deps;
     if (folded.length === 0) return;
     try {
-      await vault.removeNotes(scope, folded.map(({ text, agent, ts }) => ({ text, agent, ts })));
+      await vault.removeNotes(
+        scope,
+        folded.map(({ text, agent, ts }) => ({ text, agent, ts })),
+      );
     } catch (err) {
       await vault.removeCheckpoint(scope, id).catch(() => undefined);
       throw err;

@@ -34,7 +34,13 @@ export function renderBlame(b: { file: string; project: string | null; lines: re
 }
 
 /** `why` with lines: the session that wrote them, its task, dead ends, decisions and next step. */
-export function renderLineWhy(file: string, asked: { start: number; end: number }, found: readonly { range: BlameRange; checkpoint: Checkpoint | null }[], now: number, nothing?: string): string {
+export function renderLineWhy(
+  file: string,
+  asked: { start: number; end: number },
+  found: readonly { range: BlameRange; checkpoint: Checkpoint | null }[],
+  now: number,
+  nothing?: string,
+): string {
   const where = `${ident(file)} ${span(asked)}`;
   if (nothing) return `${stripControls(nothing)}\n`;
   if (found.length === 0) return `No checkpointed session wrote ${where}: those lines predate every session, are not committed, or no checkpoint covers their commit yet.\n`;
@@ -42,7 +48,10 @@ export function renderLineWhy(file: string, asked: { start: number; end: number 
   const rest = asked.start === asked.end ? '' : "; lines of it not listed below are nobody's";
   const out = [`${where}: written in ${sessions}${rest}.`, QUOTED_INTRO];
   for (const { range, checkpoint: cp } of found) {
-    out.push('', `${span(range)}: ${ident(range.agent)}${cp?.handoffTo ? ` -> ${ident(cp.handoffTo)}` : ''}, ${age(now - range.ts)} ago, ${ident(range.slug)}, commit ${ident(range.commit.slice(0, 12))}`);
+    out.push(
+      '',
+      `${span(range)}: ${ident(range.agent)}${cp?.handoffTo ? ` -> ${ident(cp.handoffTo)}` : ''}, ${age(now - range.ts)} ago, ${ident(range.slug)}, commit ${ident(range.commit.slice(0, 12))}`,
+    );
     out.push('Task:', ...(quote(range.task).length ? quote(range.task) : ['  (none)']));
     if (!cp) continue;
     section(out, "Didn't work (ruled out):", cp.failed);

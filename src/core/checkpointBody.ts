@@ -65,7 +65,10 @@ const BULLET = /^[ \t]*[-*+](?:[ \t]+([^\n]*))?$/;
  * every prose field.
  */
 export function normalizeProse(s: string): string {
-  return s.replace(/\r+\n/g, '\n').replace(/^(?:[^\S\n]*\n)+/, '').trimEnd();
+  return s
+    .replace(/\r+\n/g, '\n')
+    .replace(/^(?:[^\S\n]*\n)+/, '')
+    .trimEnd();
 }
 
 /**
@@ -214,7 +217,7 @@ const SPACE = /\s/;
  */
 function itemLines(body: string, start: number, end: number, field: number, pieces: number[]): void {
   let open = false;
-  for (let at = start; at <= end; ) {
+  for (let at = start; at <= end;) {
     let eol = body.indexOf('\n', at);
     if (eol < 0 || eol > end) eol = end;
     let i = at;
@@ -294,7 +297,6 @@ export function parseFields(body: string): CheckpointFields {
  * checkpoint with nothing else says nothing and is skipped in history.
  */
 export function isEmptyCheckpoint(f: Partial<CheckpointFields>): boolean {
-  const blank = (v: string | readonly string[] | undefined): boolean =>
-    !v || (typeof v === 'string' ? v.trim() === '' : v.every((i) => i.trim() === ''));
+  const blank = (v: string | readonly string[] | undefined): boolean => !v || (typeof v === 'string' ? v.trim() === '' : v.every((i) => i.trim() === ''));
   return SECTIONS.every((s) => !s.says || blank(f[s.key]));
 }

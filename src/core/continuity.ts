@@ -61,7 +61,7 @@ export function continuityOf(summaries: readonly ScopeSummary[], notes: readonly
     e.scopes.sort();
   }
   return list.sort((a, b) => {
-    if ((a.checkpoints > 0) !== (b.checkpoints > 0)) return a.checkpoints > 0 ? -1 : 1;
+    if (a.checkpoints > 0 !== b.checkpoints > 0) return a.checkpoints > 0 ? -1 : 1;
     return b.lastCheckpoint - a.lastCheckpoint || a.project.localeCompare(b.project);
   });
 }

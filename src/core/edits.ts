@@ -30,7 +30,10 @@ export const isEditNote = (n: { text: string }): boolean => editedPath(n.text) !
  * later, by the note writer, like any note.
  */
 export function cleanPath(raw: string): string {
-  return stripControls(raw).replace(/[\s\u0085]+/g, ' ').replace(/\\/g, '/').trim();
+  return stripControls(raw)
+    .replace(/[\s\u0085]+/g, ' ')
+    .replace(/\\/g, '/')
+    .trim();
 }
 
 /** Edited paths, once each (compared as the touch rule compares them), in the order first seen. */

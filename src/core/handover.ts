@@ -46,7 +46,11 @@ const deadEndLines = (d: DeadEnd): string[] => [
   `  - ruled out by ${ident(d.agent)} on ${d.ts > 0 ? day(d.ts) : 'an unknown day'} in ${ident(d.project)} (${ident(d.slug)}):`,
   ...quote(d.text, '    '),
 ];
-const finish = (out: string[]): string => out.join('\n').replace(/\n{3,}/g, '\n\n').trimEnd() + '\n';
+const finish = (out: string[]): string =>
+  out
+    .join('\n')
+    .replace(/\n{3,}/g, '\n\n')
+    .trimEnd() + '\n';
 
 /** Plain text (also valid markdown: the quotes are block quotes), stable for agents to read and for tests to match. */
 export function renderHandover(h: HandoverInput, now: number): string {
@@ -60,8 +64,8 @@ export function renderHandover(h: HandoverInput, now: number): string {
       ? ' (auto-closed: nobody reviewed it)'
       : cp.extra.capture === 'extractive'
         ? cp.extra.capture_source === 'notes'
-          ? ' (extractive capture before compaction, not a hand-over: the session\'s working notes, nothing verified)'
-          : ' (extractive capture before compaction, not a hand-over: the user\'s own words, nothing verified)'
+          ? " (extractive capture before compaction, not a hand-over: the session's working notes, nothing verified)"
+          : " (extractive capture before compaction, not a hand-over: the user's own words, nothing verified)"
         : '';
     out.push(`Latest checkpoint ${ident(cp.session)} by ${who}, ${age(now - cp.ts)} ago${kind}.`);
     if (cp.git.branch || cp.git.commit) {
@@ -129,7 +133,8 @@ export function renderStartHandover(h: HandoverInput, now: number, o: { budget: 
       ['Intent', prose('Intent', cp.intent)],
       ['State', prose('State', cp.state)],
       ['Files', bullets('Files', cp.files)],
-    ] as const) blocks.push({ name, lines: [...lines] });
+    ] as const)
+      blocks.push({ name, lines: [...lines] });
   }
   const tail = (left: string[]): string => `\n(Left out here: ${left.join(', ')}. The whole hand-over: ${o.rest}.)\n`;
   // Room for the longest last line this can end with: every dead end but one and every block left out.

@@ -16,10 +16,7 @@ import { age } from './time';
 export const HOVER_COMMANDS = ['baton.openCheckpoint', 'baton.resume', 'baton.showFileCheckpoints', 'baton.resumeInClaudeCode'] as const;
 export type HoverCommand = (typeof HOVER_COMMANDS)[number];
 
-export type HoverBlock =
-  | { kind: 'markup'; value: string }
-  | { kind: 'text'; value: string }
-  | { kind: 'command'; label: string; command: HoverCommand; args: unknown[] };
+export type HoverBlock = { kind: 'markup'; value: string } | { kind: 'text'; value: string } | { kind: 'command'; label: string; command: HoverCommand; args: unknown[] };
 
 export interface HoverEntry {
   touch: Touch;
@@ -91,11 +88,7 @@ function detailed(e: HoverEntry, now: number, newest: boolean): HoverBlock[] {
 }
 
 /** Who and when (`agent → handoff · 2d ago · project`), and a warning when the file has moved on since. */
-export function byline(
-  c: { agent: string; handoffTo?: string; ts: number; project: string; autoClosed?: boolean },
-  now: number,
-  changedSince: boolean,
-): HoverBlock[] {
+export function byline(c: { agent: string; handoffTo?: string; ts: number; project: string; autoClosed?: boolean }, now: number, changedSince: boolean): HoverBlock[] {
   const out: HoverBlock[] = [text(c.handoffTo ? `${c.agent} → ${c.handoffTo}` : c.agent)];
   out.push(markup(` · ${age(now - c.ts)} ago · `), text(c.project));
   if (c.autoClosed) out.push(markup(' · *auto-closed: nobody reviewed this session*'));

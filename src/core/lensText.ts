@@ -18,7 +18,12 @@ const TASK_CHARS = 60;
 export function plainLabel(text: string, max = TASK_CHARS): string {
   const line = text.replace(/\s+/g, ' ').trim().replace(/\$\(/g, '$\u200b(');
   const chars = Array.from(line);
-  return chars.length > max ? `${chars.slice(0, max - 1).join('').trimEnd()}…` : line;
+  return chars.length > max
+    ? `${chars
+        .slice(0, max - 1)
+        .join('')
+        .trimEnd()}…`
+    : line;
 }
 
 /** A path with a single segment: matched on its file name alone. */
@@ -49,9 +54,7 @@ export function lensTitle(touches: readonly Touch[], now: number): string {
 
 /** The lens's tooltip: plain text (lens tooltips render no markdown). */
 export function lensTooltip(touches: readonly Touch[]): string {
-  return touches.length === 1
-    ? 'A Baton checkpoint touched this file: click to open it'
-    : `${touches.length} Baton checkpoints touched this file: click to pick one`;
+  return touches.length === 1 ? 'A Baton checkpoint touched this file: click to open it' : `${touches.length} Baton checkpoints touched this file: click to pick one`;
 }
 
 export interface TouchPick {

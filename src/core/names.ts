@@ -26,9 +26,7 @@ function cutBytes(s: string, max: number): string {
 // Entry points differ in how a name is given (flag, setting, tool argument), so
 // the message names the thing and leaves the spelling of the option to them.
 const neededMessage = (what: string): string =>
-  what === 'project'
-    ? 'A project is needed: run inside a project folder, or give the project name.'
-    : `A ${what} is needed: give the ${what} name.`;
+  what === 'project' ? 'A project is needed: run inside a project folder, or give the project name.' : `A ${what} is needed: give the ${what} name.`;
 
 const trimDashes = (s: string): string => s.replace(/^-+|-+$/g, '');
 
@@ -81,9 +79,7 @@ export function safeName(name: string, what: string): string {
   if (isSecretName(name)) throw refused(secretMessage(what));
   const s = safe(name);
   if (!s) {
-    throw refused(
-      `The ${what} name "${shown(name)}" has no letters or digits to make a filename from: use a name with at least one letter or digit.`,
-    );
+    throw refused(`The ${what} name "${shown(name)}" has no letters or digits to make a filename from: use a name with at least one letter or digit.`);
   }
   return s;
 }
@@ -109,9 +105,7 @@ export function safeScope(scope: string): string {
     );
   }
   if (parts.length === 0) {
-    throw refused(
-      `The project "${shown(scope)}" has no letters or digits to make a filename from: use a name with at least one letter or digit.`,
-    );
+    throw refused(`The project "${shown(scope)}" has no letters or digits to make a filename from: use a name with at least one letter or digit.`);
   }
   // A worktree named "plans" would land in the project's plans folder, where
   // its checkpoints are never read as checkpoints: it gets a name of its own.

@@ -47,7 +47,7 @@ const MAX_QUERY_WORDS = 32;
  * words: whatever a person types is looked up word by word, never parsed.
  */
 export function queryWords(query: string): { words: string[]; dropped: number } {
-  const all = [...new Set((query.normalize('NFKC').toLowerCase().match(WORD) ?? []))];
+  const all = [...new Set(query.normalize('NFKC').toLowerCase().match(WORD) ?? [])];
   return { words: all.slice(0, MAX_QUERY_WORDS), dropped: Math.max(0, all.length - MAX_QUERY_WORDS) };
 }
 

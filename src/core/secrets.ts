@@ -105,8 +105,7 @@ const TOKENS: TokenShape[] = [
   { keywords: ['eyj'], body: 'eyJ[A-Za-z0-9_-]{8,}\\.eyJ[A-Za-z0-9_-]{8,}\\.[A-Za-z0-9_-]{8,}', open: true },
 ];
 
-const tokenRegex = (t: TokenShape, start: string, end: string, flags: string): RegExp =>
-  new RegExp(`${start}${t.body}${t.open ? '' : end}`, flags);
+const tokenRegex = (t: TokenShape, start: string, end: string, flags: string): RegExp => new RegExp(`${start}${t.body}${t.open ? '' : end}`, flags);
 
 const tokenRule = (t: TokenShape): Rule => ({
   keywords: t.keywords,
@@ -149,15 +148,15 @@ const KEY_WORD =
 const ASSIGNMENT = new RegExp(
   // Found by its keyword, not by where the key starts: a lookbehind for the
   // key's start made every word a starting point and cost 2.5x as much.
-  `((?:${KEY_WORD}|(?<=[A-Za-z0-9][_.-])pwd)(?![A-Za-z0-9_])["']?[ \\t]*(:=|=|:)[ \\t]*)` +
-    `("[^"\\n]*"|'[^'\\n]*'|[^\\s"',;&]+)(?=([^\\n]?))`,
+  `((?:${KEY_WORD}|(?<=[A-Za-z0-9][_.-])pwd)(?![A-Za-z0-9_])["']?[ \\t]*(:=|=|:)[ \\t]*)` + `("[^"\\n]*"|'[^'\\n]*'|[^\\s"',;&]+)(?=([^\\n]?))`,
   'gi',
 );
 
 // Code pasted into a note (`const accessToken = getToken(req)`, `token = null`,
 // `password: process.env.DB_PASSWORD`) assigns no secret: a call, a keyword of
 // the language or a read of the environment.
-const CODE_VALUE = /^[A-Za-z_$][\w$.]*\(|^(?:await|new|null|nil|none|true|false|undefined|function|async|typeof|require|import|this|self)$|^(?:process\.env|os\.environ|env\.|this\.|self\.)/i;
+const CODE_VALUE =
+  /^[A-Za-z_$][\w$.]*\(|^(?:await|new|null|nil|none|true|false|undefined|function|async|typeof|require|import|this|self)$|^(?:process\.env|os\.environ|env\.|this\.|self\.)/i;
 
 /**
  * Whether an assignment's value is worth masking. Values that are already
@@ -206,10 +205,7 @@ const FLAG = new RegExp(
     `secret-?key|client-secret|auth-token|access-token|refresh-token)(?![A-Za-z0-9-])[ \\t]+)${ARG}`,
   'gi',
 );
-const maskFlag: Masker = (text, hit) =>
-  text.replace(FLAG, (whole: string, head: string, arg: string) =>
-    /^[A-Za-z]{1,15}$/.test(arg) ? whole : maskArg(whole, head, arg, hit),
-  );
+const maskFlag: Masker = (text, hit) => text.replace(FLAG, (whole: string, head: string, arg: string) => (/^[A-Za-z]{1,15}$/.test(arg) ? whole : maskArg(whole, head, arg, hit)));
 
 // `mysql -pX` (glued: `-p X` makes mysql prompt and X the database), and
 // `sshpass -p X` / `-pX`, `docker login -p X`. Nosey Parker and gitleaks have
@@ -217,7 +213,10 @@ const maskFlag: Masker = (text, hit) =>
 const MYSQL_P = new RegExp(`(\\b(?:mysql|mysqldump|mysqladmin|mysqlsh|mariadb|mariadb-dump)\\b${SAME_COMMAND}[ \\t]-p)${ARG}`, 'g');
 const SSHPASS_P = new RegExp(`(\\bsshpass\\b${SAME_COMMAND}[ \\t]-p[ \\t]*)${ARG}`, 'g');
 const DOCKER_P = new RegExp(`(\\b(?:docker|podman|helm)[ \\t]+(?:registry[ \\t]+)?login\\b${SAME_COMMAND}[ \\t](?:-p|--password)[ \\t]+)${ARG}`, 'g');
-const commandArg = (re: RegExp): Masker => (text, hit) => text.replace(re, (whole: string, head: string, arg: string) => maskArg(whole, head, arg, hit));
+const commandArg =
+  (re: RegExp): Masker =>
+  (text, hit) =>
+    text.replace(re, (whole: string, head: string, arg: string) => maskArg(whole, head, arg, hit));
 
 // gitleaks curl-auth-user: `curl -u user:pass`, `--user=user:pass`, quoted or not.
 const CURL_USER = new RegExp(`(\\bcurl\\b${SAME_COMMAND}[ \\t](?:-u|--user)(?:=|[ \\t]+)(["']?)([^\\s:"']*):)([^\\s"']+)`, 'g');

@@ -80,14 +80,10 @@ export function foldIntoState(state: string, notes: Note[], agent: string): stri
 /** The State of an auto-closed checkpoint: it says plainly that nobody handed this over. */
 export function autoClosedState(silentFor: number): string {
   const hours = Math.floor(silentFor / 3600);
-  return (
-    `closed automatically — no activity for ${hours}h, past the ${ABANDON_AFTER / 3600}h abandonment window; ` +
-    'nobody reviewed this session; this is not a real handoff'
-  );
+  return `closed automatically — no activity for ${hours}h, past the ${ABANDON_AFTER / 3600}h abandonment window; ` + 'nobody reviewed this session; this is not a real handoff';
 }
 
-export const isQuiet = (lastCheckpoint: number, now: number): boolean =>
-  lastCheckpoint <= 0 || now - lastCheckpoint > QUIET_AFTER;
+export const isQuiet = (lastCheckpoint: number, now: number): boolean => lastCheckpoint <= 0 || now - lastCheckpoint > QUIET_AFTER;
 
 /** An abandoned session as lists show it; its first note stands in for the task nobody wrote. */
 export function toAbandoned(s: OpenSession): Abandoned {

@@ -16,10 +16,7 @@ export const MIN_TIME = 0;
 export const MAX_TIME = 253402300799;
 
 const outOfRange = (shownAs: string): BatonError =>
-  usage(
-    `${shownAs} is outside the times a vault file name can hold (1970-01-01T00:00:00Z to 9999-12-31T23:59:59Z): ` +
-      'give a time in that range.',
-  );
+  usage(`${shownAs} is outside the times a vault file name can hold (1970-01-01T00:00:00Z to 9999-12-31T23:59:59Z): ` + 'give a time in that range.');
 
 /** Whole unix seconds inside the range, else refused with a message (never a `RangeError`). */
 export function checkTime(ts: number, shownAs = `The time ${String(ts).slice(0, 40)}`): number {
@@ -35,10 +32,7 @@ const inRange = (ts: number): number => (Number.isFinite(ts) ? Math.min(MAX_TIME
 /** `YYYYMMDD-HHMMSS` in UTC, the prefix of checkpoint and plan file names. */
 export function stamp(ts: number): string {
   const d = new Date(inRange(ts) * 1000);
-  return (
-    `${pad(d.getUTCFullYear(), 4)}${pad(d.getUTCMonth() + 1)}${pad(d.getUTCDate())}-` +
-    `${pad(d.getUTCHours())}${pad(d.getUTCMinutes())}${pad(d.getUTCSeconds())}`
-  );
+  return `${pad(d.getUTCFullYear(), 4)}${pad(d.getUTCMonth() + 1)}${pad(d.getUTCDate())}-` + `${pad(d.getUTCHours())}${pad(d.getUTCMinutes())}${pad(d.getUTCSeconds())}`;
 }
 
 /** RFC 3339 in UTC with a `Z`, seconds precision. */

@@ -22,7 +22,8 @@ const PLAN_TOOL = 'ExitPlanMode';
  * answered before it is parsed (it may carry a whole file's contents): the
  * edit tools of every host (hooks/hosts.ts), Cursor's and VS Code's file path keys.
  */
-const WORTH_PARSING = /ExitPlanMode|"(?:Edit|Write|NotebookEdit|MultiEdit|apply_patch|write_file|replace|edit|create|str_replace)"|file_path|filePath|editFiles|createFile|replaceString|insertEdit|applyPatch|Notebook/;
+const WORTH_PARSING =
+  /ExitPlanMode|"(?:Edit|Write|NotebookEdit|MultiEdit|apply_patch|write_file|replace|edit|create|str_replace)"|file_path|filePath|editFiles|createFile|replaceString|insertEdit|applyPatch|Notebook/;
 
 const now = (): number => Math.floor(Date.now() / 1000);
 
@@ -59,8 +60,7 @@ export async function hook(ctx: HookContext, args: string[]): Promise<number> {
     else if (event === 'session-end') {
       const end = await light.sessionEnd(h, payload);
       if ('skipped' in end) logHookLine(ctx.vault, label, end.skipped);
-    }
-    else if (event === 'session-start') {
+    } else if (event === 'session-start') {
       // A host that runs another host's hooks (Cursor and VS Code run
       // `.claude/settings*.json`) while Baton's own hook for it is installed
       // too would print the hand-over twice: the borrowed hook stays silent.
@@ -72,8 +72,7 @@ export async function hook(ctx: HookContext, args: string[]): Promise<number> {
       const capture = await (await import('../app/agentHooks')).preCompact(h, payload);
       // Nothing written is no failure, but a person wondering why there is no capture finds the reason here.
       if ('skipped' in capture) logHookLine(ctx.vault, label, capture.skipped);
-    }
-    else if (isPlan) await (await import('../app/agentHooks')).planApproved(h, payload);
+    } else if (isPlan) await (await import('../app/agentHooks')).planApproved(h, payload);
   } catch (err) {
     // A payload that is not a JSON object writes nothing at all, not even a
     // log line: it was not sent by an agent that speaks this contract.

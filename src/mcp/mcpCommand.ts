@@ -25,7 +25,11 @@ export async function serveStdio(call: { vaultRoot: string; io: Io; basicMemoryD
   process.on('unhandledRejection', report);
   process.on('uncaughtException', report);
   // Whole messages, and a reply to one too big to take (see stdioFrames.ts).
-  const transport = new StdioServerTransport(framedInput(process.stdin, (line) => process.stdout.write(line)), process.stdout, { maxBufferSize: MAX_MESSAGE + 2 });
+  const transport = new StdioServerTransport(
+    framedInput(process.stdin, (line) => process.stdout.write(line)),
+    process.stdout,
+    { maxBufferSize: MAX_MESSAGE + 2 },
+  );
   const closed = new Promise<void>((resolve) => {
     transport.onclose = () => resolve();
     process.stdin.once('end', () => resolve());

@@ -19,10 +19,7 @@ import { knownScope } from './projects';
 import type { checkpointFields } from './schemas';
 import { rethrown, type ToolContext } from './toolContext';
 
-const projectPromptArg = z
-  .string()
-  .optional()
-  .describe("Project name. Leave it out for BATON_PROJECT, else the workspace root's project, else the server's folder.");
+const projectPromptArg = z.string().optional().describe("Project name. Leave it out for BATON_PROJECT, else the workspace root's project, else the server's folder.");
 
 /** What to put in each field of the checkpoint and handoff tools, in a few words (typed: a new field must be named here). */
 const FIELD_HINTS: Record<keyof typeof checkpointFields, string> = {
@@ -39,8 +36,7 @@ const FIELD_HINTS: Record<keyof typeof checkpointFields, string> = {
   next: 'the one next step',
 };
 
-const fieldList = (): string =>
-  (Object.keys(FIELD_HINTS) as (keyof typeof FIELD_HINTS)[]).map((k) => `- ${k}: ${FIELD_HINTS[k]}`).join('\n');
+const fieldList = (): string => (Object.keys(FIELD_HINTS) as (keyof typeof FIELD_HINTS)[]).map((k) => `- ${k}: ${FIELD_HINTS[k]}`).join('\n');
 
 const userText = (text: string): GetPromptResult => ({ messages: [{ role: 'user', content: { type: 'text', text } }] });
 

@@ -122,9 +122,7 @@ export const whyOutput = {
 
 export const deadEndsOutput = {
   approach: z.string(),
-  deadEnds: z.array(
-    z.object({ text: z.string(), session: z.string(), project: z.string(), agent: z.string(), ts: z.number(), slug: z.string() }),
-  ),
+  deadEnds: z.array(z.object({ text: z.string(), session: z.string(), project: z.string(), agent: z.string(), ts: z.number(), slug: z.string() })),
 };
 
 export const searchOutput = {

@@ -54,7 +54,9 @@ export function framedInput(input: NodeJS.ReadableStream, reply: (line: string) 
       if (over < 0 && pending + part.length > max + 1) {
         // Crossing the limit: keep only the edges from here on.
         over = pending;
-        head = Buffer.concat([...pieces, part.subarray(0, EDGE)]).subarray(0, EDGE).toString('utf8');
+        head = Buffer.concat([...pieces, part.subarray(0, EDGE)])
+          .subarray(0, EDGE)
+          .toString('utf8');
         pieces = [];
         pending = 0;
       }

@@ -73,8 +73,7 @@ export function reply(text: string, structured: Record<string, unknown>): CallTo
 
 // By name, not instanceof: a bundle that splits the MCP server from the CLI has two copies of the class.
 const isOurs = (err: unknown): boolean => err instanceof BatonError || (err instanceof Error && err.name === 'BatonError');
-const messageOf = (err: unknown): string =>
-  isOurs(err) ? (err as Error).message : `Baton failed: ${err instanceof Error ? err.message : String(err)}`;
+const messageOf = (err: unknown): string => (isOurs(err) ? (err as Error).message : `Baton failed: ${err instanceof Error ? err.message : String(err)}`);
 
 /** A tool error: the message says what was wrong and what to do; the server keeps running. */
 export function failure(err: unknown): CallToolResult {

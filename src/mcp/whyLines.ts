@@ -9,7 +9,10 @@ import { whyLines } from '../app/blame';
 import { reply, type ToolContext } from './toolContext';
 
 export async function whyOfLines(ctx: ToolContext, file: string, start: number, end: number | undefined): Promise<CallToolResult> {
-  const base = await ctx.project(undefined).then((p) => p.folder ?? ctx.deps.cwd, () => ctx.deps.cwd);
+  const base = await ctx.project(undefined).then(
+    (p) => p.folder ?? ctx.deps.cwd,
+    () => ctx.deps.cwd,
+  );
   const { report, found } = await whyLines(ctx.deps.baton, path.resolve(base, file), { start, end });
   const text = renderLineWhy(report.file, { start, end: end ?? start }, found, ctx.deps.now(), report.nothing);
   const lines = found.map(({ range, checkpoint }) => ({ ...range, failed: checkpoint.failed, decisions: checkpoint.decisions, next: checkpoint.next }));

@@ -19,9 +19,7 @@ async function commitFrom(ctx: ToolContext, a: FieldArgs & { project?: string },
   const { scope, folder } = await ctx.project(a.project);
   const agent = ctx.agent();
   const r = await commitCheckpoint(ctx.deps.baton, { scope, agent, fields: checkpointFields(a), handoffTo: to, at: ctx.deps.now(), folder, byAgent: true });
-  const lines = [
-    `${to ? `Handoff to ${r.checkpoint.handoffTo}` : 'Checkpoint'} ${r.checkpoint.session} written in ${scope}: ${r.path}`,
-  ];
+  const lines = [`${to ? `Handoff to ${r.checkpoint.handoffTo}` : 'Checkpoint'} ${r.checkpoint.session} written in ${scope}: ${r.path}`];
   if (r.folded) lines.push(`Folded ${r.folded} working note(s) into its State.`);
   if (r.redactions) lines.push(`Masked ${r.redactions} secret(s) before writing.`);
   if (r.placeholderNotice) lines.push(r.placeholderNotice);

@@ -40,12 +40,7 @@ const result = (s: string): vscode.LanguageModelToolResult => new vscode.Languag
  * the vault setting changes; `getScope` is the workspace's project. Every
  * failure becomes the tool's text (the model reads why), never a throw into chat.
  */
-export function registerLmTools(
-  context: vscode.ExtensionContext,
-  baton: Baton | (() => Baton),
-  getScope: () => string | undefined,
-  options: LmToolsOptions = {},
-): boolean {
+export function registerLmTools(context: vscode.ExtensionContext, baton: Baton | (() => Baton), getScope: () => string | undefined, options: LmToolsOptions = {}): boolean {
   const lm = vscode.lm as Partial<typeof vscode.lm> | undefined;
   if (typeof lm?.registerTool !== 'function') return false;
   const core = typeof baton === 'function' ? baton : () => baton;

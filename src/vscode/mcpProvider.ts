@@ -29,7 +29,11 @@ export interface McpProviderOptions {
  * editor's runtime rather than `node` on PATH means it works on machines with
  * no Node installed, and with the exact runtime the extension was tested on.
  */
-export function mcpServerDefinition(extensionPath: string, vault: string | undefined, version: string): {
+export function mcpServerDefinition(
+  extensionPath: string,
+  vault: string | undefined,
+  version: string,
+): {
   label: string;
   command: string;
   args: string[];

@@ -46,7 +46,11 @@ interface ClaudeJson {
 
 const isBaton = (name: string): boolean => name.startsWith('mcp__baton__');
 /** The agent's own loop: the requests that offer ToolSearch (not a title or a compaction's summary). */
-const loopOf = (m: RunningModel, from = 0): RecordedRequest[] => m.model.requests.slice(from).filter((r) => r.path.startsWith('/v1/messages?') || r.path === '/v1/messages').filter((r) => anthropicTools(r).includes('ToolSearch'));
+const loopOf = (m: RunningModel, from = 0): RecordedRequest[] =>
+  m.model.requests
+    .slice(from)
+    .filter((r) => r.path.startsWith('/v1/messages?') || r.path === '/v1/messages')
+    .filter((r) => anthropicTools(r).includes('ToolSearch'));
 const checkpointTexts = (world: World): string[] =>
   vaultFiles(world)
     .filter((f) => f.endsWith('.md') && !f.endsWith('uncommitted.md'))
@@ -59,7 +63,10 @@ const claudeProblems = async (world: World): Promise<string[]> => {
   return doctor.agents.find((a) => a.agent === 'claude-code' && a.scope === 'user')?.problems ?? [];
 };
 /** Each text a request carries to the model: the system prompt, then each message's text blocks. */
-const blocksOf = (r: RecordedRequest): string[] => [systemText(r), ...messagesOf(r.body).flatMap((m) => (typeof m.content === 'string' ? [m.content] : m.content.map((b) => b.text ?? '')))];
+const blocksOf = (r: RecordedRequest): string[] => [
+  systemText(r),
+  ...messagesOf(r.body).flatMap((m) => (typeof m.content === 'string' ? [m.content] : m.content.map((b) => b.text ?? ''))),
+];
 const saidIn = (r: RecordedRequest): string => blocksOf(r).join('\n');
 
 describe(`Claude Code ${agentVersion('claude-code')}, end to end`, function () {
@@ -71,7 +78,10 @@ describe(`Claude Code ${agentVersion('claude-code')}, end to end`, function () {
 
   const claude = async (m: RunningModel, args: string[]): Promise<Exit> => {
     const env = { ANTHROPIC_BASE_URL: m.url, ANTHROPIC_API_KEY: 'scripted-key', CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1' };
-    const r = await run(world, agentBin('claude-code'), [...args, '--permission-mode', 'acceptEdits', '--allowedTools', 'mcp__baton', '--output-format', 'json'], { env, timeoutMs: 150_000 });
+    const r = await run(world, agentBin('claude-code'), [...args, '--permission-mode', 'acceptEdits', '--allowedTools', 'mcp__baton', '--output-format', 'json'], {
+      env,
+      timeoutMs: 150_000,
+    });
     assert.equal(r.code, 0, `claude ${args.join(' ')}: ${r.signal ?? ''}\n${r.stdout}\n${r.stderr}`);
     const dir = path.join(world.home, '.claude', 'projects');
     for (const sub of fs.existsSync(dir) ? fs.readdirSync(dir) : []) {
@@ -90,7 +100,11 @@ describe(`Claude Code ${agentVersion('claude-code')}, end to end`, function () {
       { tool: /^Read$/, input: { file_path: file } },
       {
         tool: /^Edit$/,
-        input: { file_path: file, old_string: 'return items.reduce((sum, i) => sum + i.price, 0);', new_string: 'return Math.round(items.reduce((sum, i) => sum + i.price, 0) * 100) / 100;' },
+        input: {
+          file_path: file,
+          old_string: 'return items.reduce((sum, i) => sum + i.price, 0);',
+          new_string: 'return Math.round(items.reduce((sum, i) => sum + i.price, 0) * 100) / 100;',
+        },
       },
       { tool: /^mcp__baton__checkpoint$/, input: { task: 'Round cart totals to cents', failed: [DEAD_END], decisions: [DECISION], next: NEXT } },
       { text: 'Rounded the total to cents.' },
@@ -117,7 +131,7 @@ describe(`Claude Code ${agentVersion('claude-code')}, end to end`, function () {
     assert.deepEqual(r.commands, [], 'nothing left for the person to run');
     assert.equal(r.ran.length, 1);
     const server = claudeJson(world).mcpServers?.baton;
-    assert.ok(server, 'claude mcp add-json wrote Baton\'s server into ~/.claude.json');
+    assert.ok(server, "claude mcp add-json wrote Baton's server into ~/.claude.json");
     assert.deepEqual(server.args, ['mcp']);
     assert.equal(server.env?.BATON_AGENT, 'claude-code');
     assert.equal(server.env?.BATON_VAULT, world.vault);
@@ -137,7 +151,10 @@ describe(`Claude Code ${agentVersion('claude-code')}, end to end`, function () {
     const rm = await run(world, agentBin('claude-code'), ['mcp', 'remove', '--scope', 'user', 'baton'], { timeoutMs: 120_000 });
     assert.equal(rm.code, 0, rm.stderr);
     const problems = await claudeProblems(world);
-    assert.ok(problems.some((p) => /MCP server is missing in ~\/\.claude\.json/.test(p) && p.includes('run baton connect claude-code')), JSON.stringify(problems));
+    assert.ok(
+      problems.some((p) => /MCP server is missing in ~\/\.claude\.json/.test(p) && p.includes('run baton connect claude-code')),
+      JSON.stringify(problems),
+    );
     const again = await batonJson<Connected>(world, ['connect', 'claude-code']);
     assert.equal(again.ran.length, 1, JSON.stringify(again));
     assert.deepEqual(await claudeProblems(world), []);
@@ -149,7 +166,7 @@ describe(`Claude Code ${agentVersion('claude-code')}, end to end`, function () {
     assert.ok(sessionId, r.stdout);
     const loop = loopOf(model);
     assert.equal(loop.length, 6, 'ToolSearch, note, Read, Edit, checkpoint, the answer');
-    assert.ok(anthropicTools(loop[1]).includes('mcp__baton__checkpoint'), 'ToolSearch loaded Baton\'s tools into the next request');
+    assert.ok(anthropicTools(loop[1]).includes('mcp__baton__checkpoint'), "ToolSearch loaded Baton's tools into the next request");
     assert.match(fs.readFileSync(path.join(world.project, 'src', 'cart.js'), 'utf8'), /Math\.round/);
 
     const sessions = await batonJson<Sessions>(world, ['sessions', world.projectName]);
@@ -202,12 +219,19 @@ describe(`Claude Code ${agentVersion('claude-code')}, end to end`, function () {
       assert.ok(batonNamed.includes('mcp__baton__checkpoint') && batonNamed.includes('mcp__baton__note_progress'), `Baton's tools offered: ${deferred.join(', ')}`);
       const schemas = ((first.body as { tools: { name: string }[] }).tools ?? []).filter((t) => isBaton(t.name));
       // Under "# MCP Server Instructions", one "## NAME" section per server, up to the next server, the skills' list or the block's end.
-      const instructions = blocksOf(first).map((t) => /## baton\n([\s\S]*?)(?=\n## |\n\nThe following |$)/.exec(t)?.[1] ?? '').find(Boolean) ?? '';
+      const instructions =
+        blocksOf(first)
+          .map((t) => /## baton\n([\s\S]*?)(?=\n## |\n\nThe following |$)/.exec(t)?.[1] ?? '')
+          .find(Boolean) ?? '';
       assert.ok(instructions.includes('Baton'), `the MCP server instructions reach the model:\n${said.slice(0, 3000)}`);
       const schemaChars = JSON.stringify(schemas).length + batonNamed.join('\n').length;
       printShare(
         `Claude Code ${agentVersion('claude-code')}`,
-        [[`${batonNamed.length} tools deferred, ${schemas.length} schemas sent:`, schemaChars], ['instructions', instructions.length], ['hand-over', handover.length]],
+        [
+          [`${batonNamed.length} tools deferred, ${schemas.length} schemas sent:`, schemaChars],
+          ['instructions', instructions.length],
+          ['hand-over', handover.length],
+        ],
         first.raw.length,
       );
       assert.equal(captures(world).length, 1, 'a session that did not compact writes no capture');
@@ -251,13 +275,21 @@ describe(`Claude Code ${agentVersion('claude-code')}, connect without \`claude\`
 
   it('prints the command for the person, doctor names the missing server; with claude, disconnect runs `claude mcp remove`', async () => {
     // The world's PATH without the agents' folder: no `claude` to run.
-    const bare = { PATH: (world.env.PATH ?? '').split(':').filter((d) => !d.includes('.agents-test')).join(':') };
+    const bare = {
+      PATH: (world.env.PATH ?? '')
+        .split(':')
+        .filter((d) => !d.includes('.agents-test'))
+        .join(':'),
+    };
     const r = await baton(world, ['connect', 'claude-code'], { env: bare });
     assert.equal(r.code, 0, r.stderr);
     assert.match(r.stdout, /Now run:\n {2}claude mcp add-json --scope user baton '\{"command":[^']*"BATON_AGENT":"claude-code"/);
     // Claude Code never ran here: no ~/.claude.json, so no server (doctor said "Nothing needs fixing" before).
     const problems = await claudeProblems(world);
-    assert.ok(problems.some((p) => /MCP server is missing/.test(p)), JSON.stringify(problems));
+    assert.ok(
+      problems.some((p) => /MCP server is missing/.test(p)),
+      JSON.stringify(problems),
+    );
 
     assert.equal((await batonJson<Connected>(world, ['connect', 'claude-code'])).ran.length, 1);
     const off = await batonJson<Connected>(world, ['disconnect', 'claude-code']);

@@ -230,7 +230,9 @@ describe('Codex CLI, the real one, end to end', function () {
     const compactions = first.requests.filter(isCompactionRequest);
     assert.equal(compactions.length, 1, 'Codex asked for one summary');
 
-    const sessions = await batonJson<{ checkpoints: { agent: string; files?: string[]; kind?: string; slug?: string }[]; uncommitted: { agent: string; text: string }[] }>(world, ['sessions']);
+    const sessions = await batonJson<{ checkpoints: { agent: string; files?: string[]; kind?: string; slug?: string }[]; uncommitted: { agent: string; text: string }[] }>(world, [
+      'sessions',
+    ]);
     const agents = new Set([...sessions.checkpoints.map((c) => c.agent), ...sessions.uncommitted.map((n) => n.agent)]);
     assert.deepEqual([...agents], ['codex'], `one agent name, not the MCP client's: ${[...agents].join(', ')}`);
 
@@ -276,7 +278,9 @@ describe('Codex CLI, the real one, end to end', function () {
     const schemas = responsesToolDefs(loaded).filter((d) => d.name === 'mcp__baton' || (typeof d.name === 'string' && responsesTools(loaded).includes(`mcp__baton__${d.name}`)));
     const schemaChars = JSON.stringify(schemas).length;
     const row = { agent: 'codex', schemas: tokens(schemaChars), instructions: tokens(nsLine[0].length), handover: tokens(handover.text.length) };
-    console.log(`| Codex CLI | ${row.schemas} | ${row.instructions} | ${row.handover} | ${row.schemas + row.instructions + row.handover} |  (Baton's tokens, chars/4: tool schemas, instructions, hand-over, total)`);
+    console.log(
+      `| Codex CLI | ${row.schemas} | ${row.instructions} | ${row.handover} | ${row.schemas + row.instructions + row.handover} |  (Baton's tokens, chars/4: tool schemas, instructions, hand-over, total)`,
+    );
   });
 
   it('the rollouts Codex wrote read as the person’s words; a reconnect that changes the hooks is reported as Codex reports it', async () => {

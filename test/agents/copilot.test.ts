@@ -16,7 +16,6 @@ import type { Exit, World } from './support/world';
 import type { Checkpoint, Resume, Sessions } from './support/replies';
 import { baton, batonJson, makeWorld, removeWorld, run, vaultText } from './support/world';
 
-
 const DEAD_END = 'Rounding each price before summing: the total is still a cent off, 1.005 is 1.00499 in binary';
 const DECISION = 'Round once, on the sum: one rounding error at most';
 const NEXT = 'Add a test for a cart of three 0.1 items';
@@ -152,7 +151,13 @@ describe(`GitHub Copilot CLI ${agentVersion('copilot')}, end to end against a sc
     const all = [...r.uncommitted.map((n) => n.text), r.latest?.state ?? ''].join('\n');
     assert.doesNotMatch(all, /\bstopped\b|session \S+ ended/, all);
     const text = vaultText(world);
-    assert.ok(!text.includes(world.root), `the vault holds ${world.root}:\n${text.split('\n').filter((l) => l.includes(world.root)).join('\n')}`);
+    assert.ok(
+      !text.includes(world.root),
+      `the vault holds ${world.root}:\n${text
+        .split('\n')
+        .filter((l) => l.includes(world.root))
+        .join('\n')}`,
+    );
   });
 
   it('compacts once when the model reports a large usage: one capture, and the hand-over keeps the dead end, decision and next step', async function () {

@@ -30,7 +30,6 @@ const NEXT = 'add a test for 0.1 + 0.2 in test/cart.test.js';
 const PROMPT = 'Round the cart total to cents';
 const FIXTURES = path.resolve(__dirname, '../fixtures/transcripts/gemini');
 
-
 const mcpBaton = (name: string): boolean => name.startsWith('mcp_baton_');
 /** The agent's own loop: the requests that offer Baton's tools (not the router's or the compression's side requests). */
 const loopOf = (m: RunningModel, from = 0): RecordedRequest[] => m.model.requests.slice(from).filter((r) => requestKind(r) === 'loop' && geminiTools(r).some(mcpBaton));
@@ -41,7 +40,12 @@ const captures = (world: World): string[] =>
     .filter((t) => /^capture: extractive$/m.test(t));
 const chats = (world: World): string[] => {
   const dir = path.join(world.home, '.gemini', 'tmp', world.projectName, 'chats');
-  return fs.existsSync(dir) ? fs.readdirSync(dir).filter((f) => f.endsWith('.jsonl')).map((f) => path.join(dir, f)) : [];
+  return fs.existsSync(dir)
+    ? fs
+        .readdirSync(dir)
+        .filter((f) => f.endsWith('.jsonl'))
+        .map((f) => path.join(dir, f))
+    : [];
 };
 
 describe(`Gemini CLI ${agentVersion('gemini')}, end to end`, function () {
@@ -131,7 +135,7 @@ describe(`Gemini CLI ${agentVersion('gemini')}, end to end`, function () {
     assert.ok(!vaultText(world).includes(world.root), 'no absolute path of this machine in the vault');
   });
 
-  it('compaction: one capture, the user\'s words (not the hand-over), and the dead end, decisions and next step still handed over', async () => {
+  it("compaction: one capture, the user's words (not the hand-over), and the dead end, decisions and next step still handed over", async () => {
     const from = model.model.requests.length;
     await gemini(model, ['--resume', 'latest', '-p', 'Go on']);
     const summaries = model.model.requests.slice(from).filter((r) => requestKind(r) === 'summary');
@@ -157,7 +161,7 @@ describe(`Gemini CLI ${agentVersion('gemini')}, end to end`, function () {
     try {
       await gemini(fresh, ['-p', 'What is left to do?']);
       const [first] = loopOf(fresh);
-      assert.ok(first, 'a loop request with Baton\'s tools');
+      assert.ok(first, "a loop request with Baton's tools");
       const body = first.body as { contents: { parts: { text?: string }[] }[]; tools: { functionDeclarations: { name: string }[] }[] };
       const said = body.contents.flatMap((c) => c.parts.map((p) => p.text ?? '')).join('\n');
       const handover = /<hook_context>([\s\S]*?)<\/hook_context>/.exec(said)?.[1] ?? '';
@@ -168,7 +172,15 @@ describe(`Gemini CLI ${agentVersion('gemini')}, end to end`, function () {
       const instructions = /---\[start of server instructions\]---([\s\S]*?)---\[end of server instructions\]---/.exec(said)?.[1] ?? '';
       assert.ok(instructions.includes('Baton'), 'the MCP server instructions reach the model');
       const schemaChars = JSON.stringify(batonTools).length;
-      printShare(`Gemini CLI ${agentVersion('gemini')}`, [[`${batonTools.length} tools`, schemaChars], ['instructions', instructions.length], ['hand-over', handover.length]], first.raw.length);
+      printShare(
+        `Gemini CLI ${agentVersion('gemini')}`,
+        [
+          [`${batonTools.length} tools`, schemaChars],
+          ['instructions', instructions.length],
+          ['hand-over', handover.length],
+        ],
+        first.raw.length,
+      );
       assert.equal(captures(world).length, 1, 'a session that did not compress writes no capture');
     } finally {
       await fresh.close();

@@ -66,7 +66,7 @@ describe('chaos 1: concurrent writers, committers and a reader', function () {
     const COMMITS = 12;
     let written = 0;
     const committer = async (c: number): Promise<void> => {
-      for (let k = 0; k < COMMITS && !writersDone; ) {
+      for (let k = 0; k < COMMITS && !writersDone;) {
         if (written < ((k + (c + 1) / COMMITTERS) * WRITERS * NOTES) / (COMMITS + 1)) {
           await sleep(100);
           continue;
@@ -88,7 +88,13 @@ describe('chaos 1: concurrent writers, committers and a reader', function () {
     };
 
     const reader = async (): Promise<void> => {
-      const views = [['continuity', '--json'], ['sessions', 'kestrel', '--json'], ['resume', 'osprey', '--json'], ['why', 'src/c1.ts', '--json'], ['sessions', 'kestrel/wt-one', '--json']];
+      const views = [
+        ['continuity', '--json'],
+        ['sessions', 'kestrel', '--json'],
+        ['resume', 'osprey', '--json'],
+        ['why', 'src/c1.ts', '--json'],
+        ['sessions', 'kestrel/wt-one', '--json'],
+      ];
       for (let k = 0; !writersDone; k++) {
         const view = views[k % views.length];
         const r = await run(view, { vault });
@@ -115,11 +121,21 @@ describe('chaos 1: concurrent writers, committers and a reader', function () {
     });
     await Promise.all([writers, ...Array.from({ length: COMMITTERS }, (_, c) => committer(c)), reader()]);
     const writeSecs = (Date.now() - started) / 1000;
-    log(`${acked.size} notes acknowledged, ${failedNotes.length} refused; ${commits} checkpoints (${foldingAll} folding every agent), ${failedCommits.length} refused; ${reads} reads; ${writeSecs.toFixed(1)}s`);
+    log(
+      `${acked.size} notes acknowledged, ${failedNotes.length} refused; ${commits} checkpoints (${foldingAll} folding every agent), ${failedCommits.length} refused; ${reads} reads; ${writeSecs.toFixed(1)}s`,
+    );
 
     assert.deepEqual(readerProblems, [], 'the reader always got an answer and never saw a partial file');
-    assert.deepEqual(failedNotes.map((f) => `${f.text}: exit ${f.r.code} ${f.r.stderr.trim()}`), [], 'no note was refused');
-    assert.deepEqual(failedCommits.map((r) => `exit ${r.code} ${r.stderr.trim()}`), [], 'no checkpoint was refused');
+    assert.deepEqual(
+      failedNotes.map((f) => `${f.text}: exit ${f.r.code} ${f.r.stderr.trim()}`),
+      [],
+      'no note was refused',
+    );
+    assert.deepEqual(
+      failedCommits.map((r) => `exit ${r.code} ${r.stderr.trim()}`),
+      [],
+      'no checkpoint was refused',
+    );
     assert.ok(commits >= COMMITTERS, 'checkpoints were committed during the run');
 
     // ---- every acknowledged note exactly once, where and by whom it was written
@@ -131,7 +147,8 @@ describe('chaos 1: concurrent writers, committers and a reader', function () {
     for (const [text, want] of acked) {
       const got = seen.get(text) ?? [];
       if (got.length !== 1) problems.push(`${text} recorded ${got.length} times: ${got.map((g) => g.where).join(', ')}`);
-      else if (got[0].scope !== want.scope || got[0].agent !== want.agent) problems.push(`${text} recorded as ${got[0].agent} in ${got[0].scope}, written by ${want.agent} in ${want.scope}`);
+      else if (got[0].scope !== want.scope || got[0].agent !== want.agent)
+        problems.push(`${text} recorded as ${got[0].agent} in ${got[0].scope}, written by ${want.agent} in ${want.scope}`);
     }
     for (const [text, where] of seen) {
       if (!acked.has(text) && !failedNotes.some((f) => f.text === text)) problems.push(`unknown note ${text} in ${where[0].where}`);
@@ -145,7 +162,11 @@ describe('chaos 1: concurrent writers, committers and a reader', function () {
 
     // ---- no litter, no stuck lock
     const left = walk(vault).filter((e) => /\.tmp$/.test(e.rel) || e.rel.startsWith(path.join('.baton-live', 'locks') + path.sep));
-    assert.deepEqual(left.map((e) => e.rel), [], 'no temporary file or held lock is left once every process exited normally');
+    assert.deepEqual(
+      left.map((e) => e.rel),
+      [],
+      'no temporary file or held lock is left once every process exited normally',
+    );
 
     // ---- the index agrees with the files, as saved and rebuilt from nothing
     const onDisk = raw.checkpointFiles.length;
@@ -173,7 +194,10 @@ describe('chaos 1: concurrent writers, committers and a reader', function () {
         assert.equal(view.checkpoints.length, raw.checkpointFiles.filter((c) => c.scope === scope).length, `${phase}: sessions ${scope} lists every checkpoint`);
         assert.deepEqual(
           view.uncommitted.map((n) => n.text).sort(),
-          raw.notes.filter((n) => n.scope === scope).map((n) => n.text).sort(),
+          raw.notes
+            .filter((n) => n.scope === scope)
+            .map((n) => n.text)
+            .sort(),
           `${phase}: sessions ${scope} shows exactly the open notes`,
         );
       }

@@ -72,7 +72,11 @@ describe('chaos 1b: the cache folder deleted while agents write', function () {
     };
     const reader = async (): Promise<void> => {
       for (let k = 0; !done; k++) {
-        const views = [['continuity', '--json'], ['sessions', SCOPES[k % 2], '--json'], ['resume', SCOPES[k % 2], '--json']];
+        const views = [
+          ['continuity', '--json'],
+          ['sessions', SCOPES[k % 2], '--json'],
+          ['resume', SCOPES[k % 2], '--json'],
+        ];
         const r = await run(views[k % 3], { vault });
         check('view', r);
         if (!r.acked) problems.push(`view failed: ${r.stderr.slice(0, 300)}`);

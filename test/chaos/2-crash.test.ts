@@ -132,7 +132,11 @@ describe('chaos 2: SIGKILL at random moments', function () {
       if (d.r.acked) (took[op.kind] ??= []).push(d.r.ms);
       return d;
     };
-    for (const op of [{ kind: 'index' }, { kind: 'note', scope: 'ibis', agent: 'agent0', text: 'calibration-note' }, { kind: 'checkpoint', scope: 'ibis', agent: 'agent0', task: 'calibration' }] as Op[]) {
+    for (const op of [
+      { kind: 'index' },
+      { kind: 'note', scope: 'ibis', agent: 'agent0', text: 'calibration-note' },
+      { kind: 'checkpoint', scope: 'ibis', agent: 'agent0', task: 'calibration' },
+    ] as Op[]) {
       await timed(op);
       await timed(op.kind === 'note' ? { ...op, text: 'calibration-note-2' } : op.kind === 'checkpoint' ? { ...op, task: 'calibration-2' } : op);
     }
@@ -173,7 +177,9 @@ describe('chaos 2: SIGKILL at random moments', function () {
     fs.mkdirSync(heron, { recursive: true });
     const notesFile = path.join(heron, 'uncommitted.md');
     if (!fs.existsSync(notesFile)) fs.writeFileSync(notesFile, '# uncommitted — heron\n\n', { mode: 0o600 });
-    const beforeTorn = readRaw(vault).notes.filter((n) => n.scope === 'heron').map((n) => n.text);
+    const beforeTorn = readRaw(vault)
+      .notes.filter((n) => n.scope === 'heron')
+      .map((n) => n.text);
     fs.appendFileSync(notesFile, '- a note torn by a power cut <!-- ts=17');
     const some = readRaw(vault).checkpointFiles[0];
     const tornCp = path.join(heron, '20200101-000000-torn.md');
@@ -183,7 +189,14 @@ describe('chaos 2: SIGKILL at random moments', function () {
     fs.writeFileSync(path.join(heron, '.uncommitted.md.999-deadbeef.tmp'), '- ghost-note <!-- ts=1 agent=ghost -->\n', { mode: 0o600 });
     const indexFile = path.join(vault, '.baton', 'index.sqlite');
     if (fs.existsSync(indexFile)) fs.writeFileSync(indexFile, fs.readFileSync(indexFile).subarray(0, 1000));
-    const debris = new Set(['sessions/heron/20200101-000000-torn.md', 'sessions/heron/20200101-000001-empty.md', 'sessions/heron/.20200101-000002-ghost.md.999-deadbeef.tmp', 'sessions/heron/.uncommitted.md.999-deadbeef.tmp', 'sessions/heron', 'sessions']);
+    const debris = new Set([
+      'sessions/heron/20200101-000000-torn.md',
+      'sessions/heron/20200101-000001-empty.md',
+      'sessions/heron/.20200101-000002-ghost.md.999-deadbeef.tmp',
+      'sessions/heron/.uncommitted.md.999-deadbeef.tmp',
+      'sessions/heron',
+      'sessions',
+    ]);
 
     // ---- phase 3: the first note after the torn line is not killed; then more random kills
     const first = await exec({ kind: 'note', scope: 'heron', agent: 'agent7', text: 'first-after-torn-line' });
@@ -209,7 +222,11 @@ describe('chaos 2: SIGKILL at random moments', function () {
     const failed = done.filter((d) => !d.r.acked && d.r.signal === null);
     log(`${done.length} operations: ${acked.length} acknowledged, ${killed} killed, ${failed.length} refused (closes of closed sessions and the like)`);
     const odd = failed.filter((d) => !(d.op.kind === 'close' && /already closed|No open session|not safe/.test(d.r.stderr)));
-    assert.deepEqual(odd.map((d) => `${argsOf(d.op).args.join(' ')} → exit ${d.r.code}: ${d.r.stderr.trim()}`), [], 'nothing failed except refused closes');
+    assert.deepEqual(
+      odd.map((d) => `${argsOf(d.op).args.join(' ')} → exit ${d.r.code}: ${d.r.stderr.trim()}`),
+      [],
+      'nothing failed except refused closes',
+    );
     assert.ok(killed >= OPS / 4, `enough kills to mean something (${killed})`);
 
     // ---- every acknowledged write is there
@@ -243,7 +260,11 @@ describe('chaos 2: SIGKILL at random moments', function () {
     // ---- the torn line hid nothing before it, and the note after it is whole
     const heronNow = new Set([...seen.entries()].filter(([, w]) => w.some((x) => x.scope === 'heron')).map(([t]) => t));
     for (const t of beforeTorn) assert.ok(heronNow.has(t), `note before the torn line survived: ${t}`);
-    assert.equal(seen.get('first-after-torn-line')?.length, 1, `the note appended after a torn line reads back whole (${[...seen.keys()].filter((t) => t.includes('first-after')).join(' | ')})`);
+    assert.equal(
+      seen.get('first-after-torn-line')?.length,
+      1,
+      `the note appended after a torn line reads back whole (${[...seen.keys()].filter((t) => t.includes('first-after')).join(' | ')})`,
+    );
 
     // ---- debris invents nothing and breaks no view
     const sessions = await run(['sessions', 'heron', '--json'], { vault });
@@ -254,7 +275,10 @@ describe('chaos 2: SIGKILL at random moments', function () {
     for (const d of acked) {
       if (d.op.kind === 'checkpoint' && d.op.scope === 'heron') {
         const { session } = parseJson<{ session: string }>(d.r, 'checkpoint');
-        assert.ok(view.checkpoints.some((c) => c.session === session), `history still lists ${session} beside the torn files`);
+        assert.ok(
+          view.checkpoints.some((c) => c.session === session),
+          `history still lists ${session} beside the torn files`,
+        );
       }
     }
     const files = raw.checkpointFiles.length;
@@ -265,7 +289,11 @@ describe('chaos 2: SIGKILL at random moments', function () {
 
     // ---- what the killed processes left behind is private too
     const loose = walk(vault).filter((e) => !debris.has(e.rel) && (e.dir ? e.mode !== 0o700 : e.mode !== 0o600));
-    assert.deepEqual(loose.map((e) => `${e.rel} ${e.mode.toString(8)}`), [], 'files 0600 and folders 0700, even what a killed process left');
+    assert.deepEqual(
+      loose.map((e) => `${e.rel} ${e.mode.toString(8)}`),
+      [],
+      'files 0600 and folders 0700, even what a killed process left',
+    );
     const litter = walk(vault).filter((e) => e.rel.endsWith('.tmp')).length;
     log(`${litter} temporary file(s) left by killed processes, all ignored; phase 1 ${phase1.toFixed(1)}s, total ${((Date.now() - started) / 1000).toFixed(1)}s`);
   });

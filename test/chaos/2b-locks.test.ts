@@ -106,7 +106,7 @@ describe('chaos 2b: vault locks', function () {
     }
   });
 
-  it('judges a holder on another host by the lock\'s age only', async () => {
+  it("judges a holder on another host by the lock's age only", async () => {
     const name = (await captureName(locks, dir)) ?? '';
     const file = path.join(dir, name);
     fs.writeFileSync(file, JSON.stringify({ host: 'elsewhere.example', ns: ns(), boot: boot(), pid: 1, start: '1', token: 'remote' }));

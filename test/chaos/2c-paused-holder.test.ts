@@ -52,7 +52,7 @@ describe('chaos 2c: a paused lock holder', function () {
   });
   afterEach(() => removeTree(root));
 
-  it('waits for a holder stopped past the lock age, and the other agent\'s note survives its resume', async () => {
+  it("waits for a holder stopped past the lock age, and the other agent's note survives its resume", async () => {
     const vault = path.join(root, 'vault');
     const started = Date.now();
     // A notes file big enough that the commit holds the lock for a while

@@ -73,8 +73,17 @@ describe('chaos 3: round trips through the vault (property)', function () {
         const back = history[0];
         const want = stored(fields);
         const got: CheckpointFields = {
-          task: back.task, intent: back.intent, state: back.state, decisions: back.decisions, failed: back.failed, verified: back.verified,
-          blockers: back.blockers, commands: back.commands, questions: back.questions, files: back.files, next: back.next,
+          task: back.task,
+          intent: back.intent,
+          state: back.state,
+          decisions: back.decisions,
+          failed: back.failed,
+          verified: back.verified,
+          blockers: back.blockers,
+          commands: back.commands,
+          questions: back.questions,
+          files: back.files,
+          next: back.next,
         };
         assert.deepEqual(got, want);
         assert.equal(back.agent, safe(agent));
@@ -139,9 +148,9 @@ describe('chaos 3: round trips through the vault (property)', function () {
     const bytes = fc.oneof(
       fc.uint8Array({ maxLength: 3000 }),
       fc.array(piece, { maxLength: 40 }).map((p) => new Uint8Array(Buffer.from(p.join('')))),
-      fc.array(fc.oneof(piece, fc.constantFrom('---\n', '\n## ', 'relations:\n  - {', 'touched:\n  - ', ': [', '- x <!-- ts=', '\n')), { maxLength: 40 }).map(
-        (p) => new Uint8Array(Buffer.from(p.join(''))),
-      ),
+      fc
+        .array(fc.oneof(piece, fc.constantFrom('---\n', '\n## ', 'relations:\n  - {', 'touched:\n  - ', ': [', '- x <!-- ts=', '\n')), { maxLength: 40 })
+        .map((p) => new Uint8Array(Buffer.from(p.join('')))),
     );
     await fc.assert(
       fc.asyncProperty(fc.array(bytes, { minLength: 4, maxLength: 4 }), async ([cpBytes, notesBytes, planBytes, wtBytes]) => {
@@ -156,7 +165,10 @@ describe('chaos 3: round trips through the vault (property)', function () {
         fs.writeFileSync(path.join(scopeDir, 'wt', '20260101-000000-junk.md'), wtBytes);
         clock.t += 10;
         const history = await baton.history('kestrel');
-        assert.ok(history.some((c) => c.task === 'the good one'), 'the good checkpoint is still in history');
+        assert.ok(
+          history.some((c) => c.task === 'the good one'),
+          'the good checkpoint is still in history',
+        );
         await baton.sessions('kestrel');
         await baton.sessions('kestrel/wt');
         await baton.plans('kestrel');

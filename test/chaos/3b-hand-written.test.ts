@@ -21,7 +21,10 @@ describe('chaos 3b: hand-written lines in the notes file', function () {
     const started = Date.now();
     const vault = path.join(root, 'vault');
     const cli = (args: string[]) => run(args, { vault, timeoutMs: 60_000 });
-    for (const [agent, text] of [['claude', 'first claude note'], ['cursor', 'first cursor note']]) {
+    for (const [agent, text] of [
+      ['claude', 'first claude note'],
+      ['cursor', 'first cursor note'],
+    ]) {
       const r = await cli(['note', '-p', 'kestrel', '-a', agent, text]);
       assert.ok(r.acked, r.stderr);
     }
@@ -40,7 +43,10 @@ describe('chaos 3b: hand-written lines in the notes file', function () {
     const out: Buffer[] = lines.slice(0, at).map((l) => Buffer.from(l, 'latin1'));
     out.push(...hand.slice(0, 3), Buffer.from(lines[at], 'latin1'), ...hand.slice(3));
     fs.writeFileSync(file, Buffer.concat(out.flatMap((b) => [b, Buffer.from('\n')])));
-    for (const [agent, text] of [['claude', 'second claude note'], ['cursor', 'second cursor note']]) {
+    for (const [agent, text] of [
+      ['claude', 'second claude note'],
+      ['cursor', 'second cursor note'],
+    ]) {
       const r = await cli(['note', '-p', 'kestrel', '-a', agent, text]);
       assert.ok(r.acked, r.stderr);
     }
@@ -65,7 +71,11 @@ describe('chaos 3b: hand-written lines in the notes file', function () {
     assert.equal(handLinesIn().length, hand.length, 'every hand-written line survives the first fold');
     assert.deepEqual(handLinesIn(), hand, 'byte for byte, in their order');
     let raw = readRaw(vault);
-    assert.deepEqual(raw.notes.map((n) => n.text), ['first cursor note', 'second cursor note'], 'the open notes stay, the folded ones go');
+    assert.deepEqual(
+      raw.notes.map((n) => n.text),
+      ['first cursor note', 'second cursor note'],
+      'the open notes stay, the folded ones go',
+    );
 
     // cursor commits: no note is left, the person's lines are, so the file is kept.
     const c2 = await cli(['checkpoint', '-p', 'kestrel', '-a', 'cursor', '--task', 'cursor commits']);
@@ -77,7 +87,10 @@ describe('chaos 3b: hand-written lines in the notes file', function () {
     const late = await cli(['note', '-p', 'kestrel', '-a', 'claude', 'a note after the folds']);
     assert.ok(late.acked, late.stderr);
     raw = readRaw(vault);
-    assert.deepEqual(raw.notes.map((n) => n.text), ['a note after the folds']);
+    assert.deepEqual(
+      raw.notes.map((n) => n.text),
+      ['a note after the folds'],
+    );
     const seen = occurrences(raw);
     for (const text of ['first claude note', 'second claude note', 'first cursor note', 'second cursor note']) {
       assert.equal(seen.get(text)?.length, 1, `${text} is recorded once`);

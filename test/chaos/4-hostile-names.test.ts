@@ -25,13 +25,69 @@ const NAME_MAX = 255;
 
 function hostileNames(parent: string, escape: string): string[] {
   return [
-    '..', '../..', '../../escaped', `../../../../../../../..${escape}`, '/etc/passwd', path.join(parent, 'escaped-abs'), escape,
-    'C:\\Windows\\System32', '..\\..\\escaped-win', '\\\\server\\share\\x', '.', './.', '~', '~/x', '$HOME', '`touch pwned`',
-    '$(touch pwned)', 'a/b/c/d', 'kestrel/../../escaped', 'CON', 'NUL', 'COM1', 'LPT9', 'aux.txt', 'con.', 'PRN ', ' ', '\t\n',
-    '\u0001\u0002\u0003', 'a\u0007b', '\u001b[31mred\u001b[0m', 'x'.repeat(4096), 'é'.repeat(2048), '𝔘'.repeat(1024), '日本語プロジェクト',
-    'Кестрел', 'مشروع', '\u202eevil\u202c', 'a\u200fb', 'שלום/עולם', 'हिन्दी', 'e\u0301', '🚀', '!!!', '---', '...',
-    `${'a'.repeat(300)}/${'b'.repeat(300)}`, 'İstanbul', 'ǅemal', '\ufeffbom', 'Kestrel One', 'kestrel_one', '%2e%2e%2fescaped',
-    'file:///etc/passwd', '\ud800', 'a:b', 'name.md', 'plans', 'uncommitted', '-rf', '--vault=/tmp', 'x'.repeat(250), 'ä'.repeat(130),
+    '..',
+    '../..',
+    '../../escaped',
+    `../../../../../../../..${escape}`,
+    '/etc/passwd',
+    path.join(parent, 'escaped-abs'),
+    escape,
+    'C:\\Windows\\System32',
+    '..\\..\\escaped-win',
+    '\\\\server\\share\\x',
+    '.',
+    './.',
+    '~',
+    '~/x',
+    '$HOME',
+    '`touch pwned`',
+    '$(touch pwned)',
+    'a/b/c/d',
+    'kestrel/../../escaped',
+    'CON',
+    'NUL',
+    'COM1',
+    'LPT9',
+    'aux.txt',
+    'con.',
+    'PRN ',
+    ' ',
+    '\t\n',
+    '\u0001\u0002\u0003',
+    'a\u0007b',
+    '\u001b[31mred\u001b[0m',
+    'x'.repeat(4096),
+    'é'.repeat(2048),
+    '𝔘'.repeat(1024),
+    '日本語プロジェクト',
+    'Кестрел',
+    'مشروع',
+    '\u202eevil\u202c',
+    'a\u200fb',
+    'שלום/עולם',
+    'हिन्दी',
+    'e\u0301',
+    '🚀',
+    '!!!',
+    '---',
+    '...',
+    `${'a'.repeat(300)}/${'b'.repeat(300)}`,
+    'İstanbul',
+    'ǅemal',
+    '\ufeffbom',
+    'Kestrel One',
+    'kestrel_one',
+    '%2e%2e%2fescaped',
+    'file:///etc/passwd',
+    '\ud800',
+    'a:b',
+    'name.md',
+    'plans',
+    'uncommitted',
+    '-rf',
+    '--vault=/tmp',
+    'x'.repeat(250),
+    'ä'.repeat(130),
   ];
 }
 
@@ -111,19 +167,29 @@ describe('chaos 4: hostile project, worktree, agent and session names', function
         const found = (await core.history('kestrel')).some((c) => c.task === `hostile-task-${i}`);
         return fs.existsSync(file) && found ? null : 'the checkpoint does not read back';
       });
-      attempt('plan agent', name, ['plan', '--project=kestrel', `--agent=${name}`, '--json'], async (r) => {
-        const { slug } = parseJson<{ slug: string }>(r, 'plan');
-        const found = (await core.plans('kestrel')).some((p) => p.slug === slug && p.text === `hostile plan ${i}`);
-        return fs.existsSync(path.join(vault, `${slug}.md`)) && found ? null : 'the plan does not read back';
-      }, { input: `hostile plan ${i}` });
+      attempt(
+        'plan agent',
+        name,
+        ['plan', '--project=kestrel', `--agent=${name}`, '--json'],
+        async (r) => {
+          const { slug } = parseJson<{ slug: string }>(r, 'plan');
+          const found = (await core.plans('kestrel')).some((p) => p.slug === slug && p.text === `hostile plan ${i}`);
+          return fs.existsSync(path.join(vault, `${slug}.md`)) && found ? null : 'the plan does not read back';
+        },
+        { input: `hostile plan ${i}` },
+      );
       attempt('session id to close', name, ['sessions', 'kestrel', `--close=${name}`], async () => 'closing a session that does not exist succeeded');
       const payload = JSON.stringify({ session_id: `${name}\u0000nul`, cwd: work, hook_event_name: 'SessionStart', source: 'startup' });
       attempt('hook session id', name, ['hook', 'claude-code', 'session-start'], async () => null, { input: payload, env: { BATON_PROJECT: 'kestrel' } });
       const marker = markerDirs[i];
       if (marker) {
-        attempt('marker', name, ['note', '--agent=noter', `${text}-marker`], async () =>
-          (await notesOf('', marker)).includes(`${text}-marker`) ? null : 'the note does not read back',
-        { cwd: marker });
+        attempt(
+          'marker',
+          name,
+          ['note', '--agent=noter', `${text}-marker`],
+          async () => ((await notesOf('', marker)).includes(`${text}-marker`) ? null : 'the note does not read back'),
+          { cwd: marker },
+        );
       }
     });
     const t0 = Date.now();
@@ -289,7 +355,12 @@ describe('chaos 4: hostile project, worktree, agent and session names', function
     // A git worktree of a decomposed repository: project and worktree in NFC.
     const repo = path.join(work, `repo-${nfd}`);
     fs.mkdirSync(repo);
-    const git = (cwd: string, ...args: string[]): string => execFileSync('git', args, { cwd, encoding: 'utf8', env: { ...process.env, GIT_AUTHOR_NAME: 'c', GIT_AUTHOR_EMAIL: 'c@x', GIT_COMMITTER_NAME: 'c', GIT_COMMITTER_EMAIL: 'c@x' } });
+    const git = (cwd: string, ...args: string[]): string =>
+      execFileSync('git', args, {
+        cwd,
+        encoding: 'utf8',
+        env: { ...process.env, GIT_AUTHOR_NAME: 'c', GIT_AUTHOR_EMAIL: 'c@x', GIT_COMMITTER_NAME: 'c', GIT_COMMITTER_EMAIL: 'c@x' },
+      });
     git(repo, 'init', '-q', '-b', 'main');
     fs.writeFileSync(path.join(repo, 'a'), 'a');
     git(repo, 'add', '.');
@@ -300,7 +371,8 @@ describe('chaos 4: hostile project, worktree, agent and session names', function
 
     const scopes = fs.readdirSync(path.join(vault, 'sessions'));
     if (scopes.length !== 2 || !scopes.includes(nfc) || !scopes.includes(`repo-${nfc}`)) problems.push(`scope folders: ${JSON.stringify(scopes)}`);
-    if (fs.existsSync(path.join(vault, 'sessions', `repo-${nfc}`)) && !fs.readdirSync(path.join(vault, 'sessions', `repo-${nfc}`)).includes(`wt-${nfc}`)) problems.push('the worktree folder is not NFC');
+    if (fs.existsSync(path.join(vault, 'sessions', `repo-${nfc}`)) && !fs.readdirSync(path.join(vault, 'sessions', `repo-${nfc}`)).includes(`wt-${nfc}`))
+      problems.push('the worktree folder is not NFC');
     for (const e of walk(vault)) if (e.rel !== e.rel.normalize('NFC')) problems.push(`a name not in NFC: ${JSON.stringify(e.rel)}`);
     const sessions = parseJson<{ uncommitted: { text: string; agent: string }[] }>(await run(['sessions', nfd, '--json'], { vault, cwd: work }), 'sessions');
     const texts = sessions.uncommitted.map((n) => n.text).sort();
@@ -309,7 +381,9 @@ describe('chaos 4: hostile project, worktree, agent and session names', function
     if (!sessions.uncommitted.some((n) => n.agent === nfc)) problems.push('the decomposed agent is not the composed one');
 
     // Deeper than project/worktree: refused with the reason, nothing written, even through a marker.
-    const before = walk(vault).map((e) => e.rel).sort();
+    const before = walk(vault)
+      .map((e) => e.rel)
+      .sort();
     for (const deep of ['a/b/c', 'a/b/c/d', 'kestrel/wt/extra', 'C:\\Users\\me']) {
       const r = await run(['note', `--project=${deep}`, '--agent=noter', 'deep'], { vault, cwd: work });
       if (r.code !== 1 || !/a scope has at most two parts/.test(r.stderr)) problems.push(`--project=${deep}: exit ${r.code} ${r.stderr.trim().slice(0, 200)}`);
@@ -319,8 +393,11 @@ describe('chaos 4: hostile project, worktree, agent and session names', function
     fs.writeFileSync(path.join(deepMarker, '.baton-project'), 'org/team/kestrel\n');
     const r = await run(['note', '--agent=noter', 'deep marker'], { vault, cwd: deepMarker });
     if (r.code !== 1 || !/a scope has at most two parts/.test(r.stderr)) problems.push(`deep marker: exit ${r.code} ${r.stderr.trim().slice(0, 200)}`);
-    const after = walk(vault).map((e) => e.rel).sort();
-    if (JSON.stringify(after.filter((f) => !f.startsWith('.baton'))) !== JSON.stringify(before.filter((f) => !f.startsWith('.baton')))) problems.push('a deep scope wrote something');
+    const after = walk(vault)
+      .map((e) => e.rel)
+      .sort();
+    if (JSON.stringify(after.filter((f) => !f.startsWith('.baton'))) !== JSON.stringify(before.filter((f) => !f.startsWith('.baton'))))
+      problems.push('a deep scope wrote something');
     assert.deepEqual(problems, []);
   });
 });

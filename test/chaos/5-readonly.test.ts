@@ -60,7 +60,11 @@ describe('chaos 5: a vault that refuses writes', function () {
     const whoami = await cli(['--version']);
     assert.ok(whoami.acked, `the CLI runs as ${asRoot ? 'nobody' : 'this user'}: ${whoami.stderr}`);
 
-    for (const [scope, text] of [['kestrel', 'before-1'], ['kestrel', 'before-2'], ['osprey', 'before-3']]) {
+    for (const [scope, text] of [
+      ['kestrel', 'before-1'],
+      ['kestrel', 'before-2'],
+      ['osprey', 'before-3'],
+    ]) {
       const r = await cli(['note', '-p', scope, '-a', 'claude', text]);
       assert.ok(r.acked && !r.stderr, r.stderr);
     }
@@ -70,7 +74,11 @@ describe('chaos 5: a vault that refuses writes', function () {
     // ---- the notes folders refuse writes; .baton-live/ does not
     chmodTree(path.join(vault, 'sessions'), 0o500, 0o400);
     // The same user really cannot write there (root could: that is why the CLI is not root here).
-    const probe = spawnSync(process.execPath, ['-e', `require('fs').appendFileSync(${JSON.stringify(path.join(vault, 'sessions', 'kestrel', 'uncommitted.md'))}, 'x')`], asRoot ? { uid: NOBODY, gid: NOBODY } : {});
+    const probe = spawnSync(
+      process.execPath,
+      ['-e', `require('fs').appendFileSync(${JSON.stringify(path.join(vault, 'sessions', 'kestrel', 'uncommitted.md'))}, 'x')`],
+      asRoot ? { uid: NOBODY, gid: NOBODY } : {},
+    );
     assert.notEqual(probe.status, 0, 'the notes file really refuses writes');
 
     const refusedNotes: { scope: string; agent: string; text: string }[] = [
@@ -100,7 +108,11 @@ describe('chaos 5: a vault that refuses writes', function () {
     assert.match(plan.stderr, /refused a write/);
 
     // Views still answer, and an index run while still read-only keeps the pending notes.
-    for (const view of [['sessions', 'kestrel', '--json'], ['continuity', '--json'], ['resume', 'kestrel', '--json']]) {
+    for (const view of [
+      ['sessions', 'kestrel', '--json'],
+      ['continuity', '--json'],
+      ['resume', 'kestrel', '--json'],
+    ]) {
       const r = await cli(view);
       assert.ok(r.acked, `${view.join(' ')} answers on a read-only vault: ${r.stderr}`);
     }
@@ -140,7 +152,11 @@ describe('chaos 5: a vault that refuses writes', function () {
       assert.equal(found[0].agent, n.agent);
     }
     assert.equal(count('nowhere to keep this'), 0, 'the note that was not acknowledged was not kept either');
-    assert.deepEqual(fs.readdirSync(pendingDir).filter((f) => f.endsWith('.json')), [], 'nothing left pending');
+    assert.deepEqual(
+      fs.readdirSync(pendingDir).filter((f) => f.endsWith('.json')),
+      [],
+      'nothing left pending',
+    );
     const view = parseJson<{ uncommitted: { text: string }[] }>(await cli(['sessions', 'kestrel', '--json']), 'sessions');
     assert.ok(view.uncommitted.some((n) => n.text === 'during-1'));
     log(`${((Date.now() - started) / 1000).toFixed(1)}s, CLI run as ${asRoot ? 'uid 65534' : `uid ${process.getuid?.()}`}`);

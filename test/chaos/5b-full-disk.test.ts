@@ -73,7 +73,8 @@ describe('chaos 5b: a full disk at the moment of a write', function () {
       const r = await cli(['note', '-p', 'kestrel', '-a', i++ % 2 ? 'claude' : 'cursor', text]);
       assert.doesNotMatch(r.stderr, /\n\s+at /, `no stack trace: ${r.stderr}`);
       if (r.acked && !/not yet durable/.test(r.stderr)) acked.push(text);
-      else if (r.acked) acked.push(text); // kept pending: `baton index` must write it out
+      else if (r.acked)
+        acked.push(text); // kept pending: `baton index` must write it out
       else refusals.push(r.stderr.trim().split('\n')[0]);
     };
     for (let n = 0; n < 6; n++) await note(`room-${n} ${'r'.repeat(300)}`);
@@ -85,7 +86,11 @@ describe('chaos 5b: a full disk at the moment of a write', function () {
       fs.rmSync(filler);
       await note(`after-big-${pages}`);
       const raw = readRaw(vault);
-      assert.deepEqual(raw.badNoteLines.map((b) => b.line.slice(0, 80)), [], `no torn line is left in the notes file (${pages} pages free)`);
+      assert.deepEqual(
+        raw.badNoteLines.map((b) => b.line.slice(0, 80)),
+        [],
+        `no torn line is left in the notes file (${pages} pages free)`,
+      );
     }
 
     // Commits with 0..8 pages free: they run out of room at different steps.
@@ -97,7 +102,8 @@ describe('chaos 5b: a full disk at the moment of a write', function () {
       if (!r.acked) refusals.push(r.stderr.trim().split('\n')[0]);
       fs.rmSync(filler);
       const raw = readRaw(vault);
-      for (const [text, where] of occurrences(raw)) assert.ok(where.length <= 1, `"${text.slice(0, 40)}" recorded twice after a commit with ${pages} pages free: ${where.map((w) => w.where).join(', ')}`);
+      for (const [text, where] of occurrences(raw))
+        assert.ok(where.length <= 1, `"${text.slice(0, 40)}" recorded twice after a commit with ${pages} pages free: ${where.map((w) => w.where).join(', ')}`);
     }
 
     // Room again: pending notes are written out; every acknowledged note is there, whole, once.
@@ -105,12 +111,18 @@ describe('chaos 5b: a full disk at the moment of a write', function () {
     assert.ok(idx.acked, idx.stderr);
     const raw = readRaw(vault);
     assert.deepEqual(raw.torn, [], 'no torn checkpoint');
-    assert.deepEqual(raw.badNoteLines.map((b) => b.line.slice(0, 80)), [], 'no torn note line');
+    assert.deepEqual(
+      raw.badNoteLines.map((b) => b.line.slice(0, 80)),
+      [],
+      'no torn note line',
+    );
     const seen = occurrences(raw);
     for (const text of acked) assert.equal(seen.get(text)?.length ?? 0, 1, `acknowledged note "${text.slice(0, 40)}…" is recorded exactly once`);
     for (const [text, where] of seen) assert.equal(where.length, 1, `"${text.slice(0, 40)}" is recorded once`);
     assert.ok(refusals.length > 0, 'the full disk refused something');
     for (const msg of refusals) assert.match(msg, /refused a write|ENOSPC|free space/i, `a refusal says why: ${msg}`);
-    log(`${acked.length} acknowledged, ${refusals.length} refused (${[...new Set(refusals.map((m) => m.slice(0, 60)))].join(' | ')}); ${((Date.now() - started) / 1000).toFixed(1)}s`);
+    log(
+      `${acked.length} acknowledged, ${refusals.length} refused (${[...new Set(refusals.map((m) => m.slice(0, 60)))].join(' | ')}); ${((Date.now() - started) / 1000).toFixed(1)}s`,
+    );
   });
 });

@@ -33,14 +33,14 @@ describe('chaos 5c: a notes file the committer cannot read', function () {
     fs.mkdirSync(vault, { mode: 0o700 });
     fs.mkdirSync(work, { mode: 0o700 });
     fs.chmodSync(root, 0o711);
-        const asUser = (args: string[], extra: Partial<RunOptions> = {}): Promise<RunResult> =>
+    const asUser = (args: string[], extra: Partial<RunOptions> = {}): Promise<RunResult> =>
       run(args, { vault, cwd: work, env: { HOME: work }, uid: NOBODY, gid: NOBODY, ...extra });
 
     // The user's own vault, scope and notes; then a sudo'd agent rewrites the
     // notes file (as a fold does), leaving it root's, mode 0600.
     fs.chownSync(vault, NOBODY, NOBODY);
     fs.chownSync(work, NOBODY, NOBODY);
-    const first = await asUser(['checkpoint', '-p', 'kestrel', '-a', 'claude', '--task', 'the user\'s first checkpoint']);
+    const first = await asUser(['checkpoint', '-p', 'kestrel', '-a', 'claude', '--task', "the user's first checkpoint"]);
     assert.ok(first.acked, first.stderr);
     for (const text of ['sudo note one', 'sudo note two']) {
       const r = await asUser(['note', '-p', 'kestrel', '-a', 'claude', text]);
@@ -50,7 +50,7 @@ describe('chaos 5c: a notes file the committer cannot read', function () {
     fs.writeFileSync(`${owned}.sudo`, fs.readFileSync(owned), { mode: 0o600 });
     fs.renameSync(`${owned}.sudo`, owned);
     const notesFile = path.join(vault, 'sessions', 'kestrel', 'uncommitted.md');
-    assert.equal(fs.statSync(notesFile).uid, 0, 'the notes file is root\'s');
+    assert.equal(fs.statSync(notesFile).uid, 0, "the notes file is root's");
     assert.equal(fs.statSync(path.join(vault, 'sessions', 'kestrel')).uid, NOBODY, 'in a folder the user owns (so the user could delete it)');
     const before = fs.readFileSync(notesFile, 'utf8');
     const checkpointsBefore = walk(vault).filter((e) => /^sessions\/kestrel\/[0-9]{8}-/.test(e.rel)).length;

@@ -20,8 +20,7 @@ interface Secret {
   core: string;
 }
 const S = (what: string, text: string, core: string): Secret => ({ what, text, core });
-const PEM =
-  '-----BEGIN RSA PRIVATE KEY-----\nMIIEowIBAAKCAQEAHbn88HxjSI6bWHtP3fS2qHx6kwXoIIXGvOoNZYW2\nMPZOM75WBBR4QMW2WXFOq7BFUmLxK9sQ3v\n-----END RSA PRIVATE KEY-----';
+const PEM = '-----BEGIN RSA PRIVATE KEY-----\nMIIEowIBAAKCAQEAHbn88HxjSI6bWHtP3fS2qHx6kwXoIIXGvOoNZYW2\nMPZOM75WBBR4QMW2WXFOq7BFUmLxK9sQ3v\n-----END RSA PRIVATE KEY-----';
 // Each secret has a body of its own (no two share a searched part).
 export const SECRETS: Secret[] = [
   S('GitHub classic token', 'ghp_u8jzPde0IgxLd6GncfBAepfJBd0Kh8oOOL8d', 'u8jzPde0IgxLd6GncfBA'),
@@ -59,8 +58,16 @@ export const SECRETS: Secret[] = [
   S('Docker PAT', 'dckr' + '_pat_Yb3Kw7Pm1Xq5Tn9Vz2Lc8Hd4Rf', 'Yb3Kw7Pm1Xq5Tn9Vz2Lc'),
   S('Stripe live key', 'sk' + '_live_51Hq8Zt3Wm6Kp2Xv9Nb4Lc7Jd', '51Hq8Zt3Wm6Kp2Xv9Nb4'),
   S('Stripe webhook secret', 'whsec' + '_Pq6Tz2Wm8Kx4Nv9Lb3Hc7Jd1Yf5Rg0Sa', 'Pq6Tz2Wm8Kx4Nv9Lb3Hc'),
-  S('Azure AccountKey', 'DefaultEndpointsProtocol=https;AccountName=kestrel;AccountKey=Xk9Wm3Pq7Tz2Lv6Nb8Hc4Jd1Yf5Rg0Sa2Xk9Wm3Pq7Tz2Lv6Nb8Hc4Jd1Yf5Rg0Sa2Xk9Wm3Pq7Tz2Lv6Nb8Hc4Jd1Y==;EndpointSuffix=core.windows.net', 'Xk9Wm3Pq7Tz2Lv6Nb8Hc'),
-  S('Discord webhook URL', 'https://discord.com/api/webhooks/' + '1234567890123456789/Mv3Kq8Xz2Wp6Tn9Lb4Hc7Jd1Yf5Rg0SaMv3Kq8Xz2Wp6Tn9Lb4Hc7Jd1Yf5Rg0SaMv3Kq8', 'Mv3Kq8Xz2Wp6Tn9Lb4Hc'),
+  S(
+    'Azure AccountKey',
+    'DefaultEndpointsProtocol=https;AccountName=kestrel;AccountKey=Xk9Wm3Pq7Tz2Lv6Nb8Hc4Jd1Yf5Rg0Sa2Xk9Wm3Pq7Tz2Lv6Nb8Hc4Jd1Yf5Rg0Sa2Xk9Wm3Pq7Tz2Lv6Nb8Hc4Jd1Y==;EndpointSuffix=core.windows.net',
+    'Xk9Wm3Pq7Tz2Lv6Nb8Hc',
+  ),
+  S(
+    'Discord webhook URL',
+    'https://discord.com/api/webhooks/' + '1234567890123456789/Mv3Kq8Xz2Wp6Tn9Lb4Hc7Jd1Yf5Rg0SaMv3Kq8Xz2Wp6Tn9Lb4Hc7Jd1Yf5Rg0SaMv3Kq8',
+    'Mv3Kq8Xz2Wp6Tn9Lb4Hc',
+  ),
 ];
 
 // What is not a secret must come through verbatim.
@@ -81,12 +88,20 @@ const ORDINARY = [
 const squash = (s: string): string => s.toLowerCase().replace(/[-_\s]/g, '');
 
 function git(cwd: string, ...args: string[]): string {
-  return execFileSync('git', args, { cwd, encoding: 'utf8', env: { ...process.env, GIT_AUTHOR_NAME: 'c', GIT_AUTHOR_EMAIL: 'c@x', GIT_COMMITTER_NAME: 'c', GIT_COMMITTER_EMAIL: 'c@x' } });
+  return execFileSync('git', args, {
+    cwd,
+    encoding: 'utf8',
+    env: { ...process.env, GIT_AUTHOR_NAME: 'c', GIT_AUTHOR_EMAIL: 'c@x', GIT_COMMITTER_NAME: 'c', GIT_COMMITTER_EMAIL: 'c@x' },
+  });
 }
 
 /** A minimal MCP client over stdio: initialize, then each call in turn. */
 async function mcpSession(vault: string, cwd: string, calls: { name: string; arguments: Record<string, unknown> }[]): Promise<unknown[]> {
-  const child = spawn(process.execPath, [CLI, 'mcp'], { cwd, env: { ...process.env, BATON_VAULT: vault, BATON_PROJECT: 'kestrel', BATON_AGENT: '' }, stdio: ['pipe', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [CLI, 'mcp'], {
+    cwd,
+    env: { ...process.env, BATON_VAULT: vault, BATON_PROJECT: 'kestrel', BATON_AGENT: '' },
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
   let buf = '';
   let stderr = '';
   child.stderr.on('data', (d) => (stderr += d));
@@ -139,7 +154,11 @@ function leaksIn(vault: string, secrets: Secret[] = SECRETS): string[] {
     const text = squash(bytes.toString('latin1')) + '\n' + squash(bytes.toString('utf8'));
     for (const s of secrets) {
       if (!text.includes(squash(s.core))) continue;
-      const line = bytes.toString('utf8').split('\n').find((l) => squash(l).includes(squash(s.core))) ?? '(binary)';
+      const line =
+        bytes
+          .toString('utf8')
+          .split('\n')
+          .find((l) => squash(l).includes(squash(s.core))) ?? '(binary)';
       leaks.push(`${s.what} in ${e.rel}: ${line.slice(0, 120)}`);
     }
   }
@@ -164,7 +183,9 @@ describe('chaos 6: secrets never reach a vault file', function () {
   it('masks every secret in every field, note, plan, git state, MCP call and hook payload', async () => {
     const started = Date.now();
     const all = SECRETS.map((s) => s.text).join(' and ');
-    const oneLine = SECRETS.filter((s) => !s.text.includes('\n')).map((s) => s.text).join(' and ');
+    const oneLine = SECRETS.filter((s) => !s.text.includes('\n'))
+      .map((s) => s.text)
+      .join(' and ');
     const ordinary = ORDINARY.join(' ; ');
 
     // A repository whose commit subject, branch and changed file name carry secrets.
@@ -192,7 +213,13 @@ describe('chaos 6: secrets never reach a vault file', function () {
     const cpOut = await ok(['checkpoint', '-a', 'claude', ...flags, ...lists]);
     assert.match(cpOut, /masked \d+ secret/);
     const body = ['Task', 'Intent', 'State', 'Decisions', "Didn't work", 'Verified', 'Blockers', 'Commands run', 'Open questions', 'Files', 'Next']
-      .map((h) => (/^(Task|Intent|State|Next)$/.test(h) ? `## ${h}\n\n${h} ${all}\n${ordinary}\n` : `## ${h}\n\n${SECRETS.filter((s) => !s.text.includes('\n')).map((s) => `- ${h}: ${s.text}`).join('\n')}\n- ${ordinary}\n`))
+      .map((h) =>
+        /^(Task|Intent|State|Next)$/.test(h)
+          ? `## ${h}\n\n${h} ${all}\n${ordinary}\n`
+          : `## ${h}\n\n${SECRETS.filter((s) => !s.text.includes('\n'))
+              .map((s) => `- ${h}: ${s.text}`)
+              .join('\n')}\n- ${ordinary}\n`,
+      )
       .join('\n');
     await ok(['checkpoint', '-a', 'codex'], body);
     await ok(['handoff', '-a', 'claude', '--to', 'cursor', '--task', `hand-off ${all}`, '--next', `${ordinary}`]);
@@ -213,8 +240,7 @@ describe('chaos 6: secrets never reach a vault file', function () {
     const said = (text: string): string => JSON.stringify({ type: 'user', message: { role: 'user', content: text } });
     fs.writeFileSync(transcript, [said(`please deploy with ${all}`), said(`also ${oneLine}`), said(`my password=iOx9gy1CJdObOIRp ok`)].join('\n') + '\n');
     const hookEnv = { BATON_PROJECT: 'kestrel' };
-    const payload = (extra: Record<string, unknown>): string =>
-      JSON.stringify({ session_id: SECRETS[0].text, transcript_path: transcript, cwd: repo, ...extra });
+    const payload = (extra: Record<string, unknown>): string => JSON.stringify({ session_id: SECRETS[0].text, transcript_path: transcript, cwd: repo, ...extra });
     for (const [event, extra] of [
       ['session-start', { source: 'startup' }],
       ['post-tool-use', { tool_name: 'ExitPlanMode', tool_input: { plan: `approved plan ${all}` } }],
@@ -227,14 +253,21 @@ describe('chaos 6: secrets never reach a vault file', function () {
     await ok(['index']);
 
     // ---- search every byte of every file under the vault
-    const files = walk(vault).filter((e) => !e.dir).map((e) => e.rel);
-    assert.ok(files.some((f) => f.startsWith(path.join('sessions', 'kestrel', 'plans'))), 'plans were written');
+    const files = walk(vault)
+      .filter((e) => !e.dir)
+      .map((e) => e.rel);
+    assert.ok(
+      files.some((f) => f.startsWith(path.join('sessions', 'kestrel', 'plans'))),
+      'plans were written',
+    );
     assert.ok(files.filter((f) => /[0-9]{8}-.*\.md$/.test(f)).length >= 5, 'checkpoints were written (CLI, stdin, hand-off, MCP, pre-compact)');
     const leaks = leaksIn(vault);
 
     // ---- what is not a secret is kept verbatim
     const cpFiles = files.filter((f) => /[0-9]{8}-[0-9]{6}-claude\.md$/.test(f)).map((f) => fs.readFileSync(path.join(vault, f), 'utf8'));
-    const notes = fs.existsSync(path.join(vault, 'sessions', 'kestrel', 'uncommitted.md')) ? fs.readFileSync(path.join(vault, 'sessions', 'kestrel', 'uncommitted.md'), 'utf8') : '';
+    const notes = fs.existsSync(path.join(vault, 'sessions', 'kestrel', 'uncommitted.md'))
+      ? fs.readFileSync(path.join(vault, 'sessions', 'kestrel', 'uncommitted.md'), 'utf8')
+      : '';
     const everything = [...cpFiles, notes].join('\n');
     const masked = ORDINARY.filter((o) => !everything.includes(o));
     assert.deepEqual(
@@ -308,7 +341,8 @@ describe('chaos 6: secrets never reach a vault file', function () {
     const replies = await mcpSession(vault, repo, calls);
     replies.forEach((r, i) => {
       const text = JSON.stringify(r);
-      if (!text.includes('"isError":true') || !SECRET_NAME.test(text)) problems.push(`MCP ${calls[i].name} ${JSON.stringify(calls[i].arguments).slice(0, 80)}: ${text.slice(0, 200)}`);
+      if (!text.includes('"isError":true') || !SECRET_NAME.test(text))
+        problems.push(`MCP ${calls[i].name} ${JSON.stringify(calls[i].arguments).slice(0, 80)}: ${text.slice(0, 200)}`);
     });
 
     const leaks = leaksIn(vault);

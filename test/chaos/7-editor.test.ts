@@ -52,7 +52,9 @@ describe('chaos 7: file modes, and huge or binary files in the vault', function 
     fs.writeFileSync(transcript, `${JSON.stringify({ type: 'user', message: { role: 'user', content: 'do the thing' } })}\n`);
     const payload = JSON.stringify({ session_id: '3f1c9a4e-0000-4000-8000-000000000001', transcript_path: transcript, cwd: work });
     for (const event of ['session-start', 'pre-compact', 'session-end']) await cli(['hook', 'claude-code', event], payload, { BATON_PROJECT: 'kestrel' });
-    await cli(['hook', 'claude-code', 'pre-compact'], JSON.stringify({ session_id: 'x', transcript_path: path.join(work, 'missing.jsonl'), cwd: work }), { BATON_PROJECT: 'kestrel' });
+    await cli(['hook', 'claude-code', 'pre-compact'], JSON.stringify({ session_id: 'x', transcript_path: path.join(work, 'missing.jsonl'), cwd: work }), {
+      BATON_PROJECT: 'kestrel',
+    });
     await cli(['stats']).catch(() => undefined);
 
     const entries = [{ rel: '.', dir: true, mode: fs.statSync(vault).mode & 0o777, size: 0 }, ...walk(vault)];
@@ -108,9 +110,18 @@ describe('chaos 7: file modes, and huge or binary files in the vault', function 
       if (r.ms > QUICK_MS) slow.push(`${view.join(' ')} took ${r.ms} ms`);
     }
     log(times.join(', '));
-    const sessions = parseJson<{ checkpoints: { task: string }[]; uncommitted: { text: string }[] }>(await run(['sessions', 'kestrel', '--json'], { vault, cwd: work }), 'sessions');
-    assert.ok(sessions.checkpoints.some((c) => c.task === 'the good checkpoint'), 'the good checkpoint is still listed');
-    assert.ok(sessions.uncommitted.some((n) => n.text === 'a good note'), 'the good note is still listed');
+    const sessions = parseJson<{ checkpoints: { task: string }[]; uncommitted: { text: string }[] }>(
+      await run(['sessions', 'kestrel', '--json'], { vault, cwd: work }),
+      'sessions',
+    );
+    assert.ok(
+      sessions.checkpoints.some((c) => c.task === 'the good checkpoint'),
+      'the good checkpoint is still listed',
+    );
+    assert.ok(
+      sessions.uncommitted.some((n) => n.text === 'a good note'),
+      'the good note is still listed',
+    );
     const why = parseJson<{ task: string }[]>(await run(['why', 'src/good.ts', '--json'], { vault, cwd: work }), 'why');
     assert.ok(why.some((t) => t.task === 'the good checkpoint'));
     // Writing beside them still works.

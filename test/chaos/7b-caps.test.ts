@@ -47,7 +47,11 @@ interface Rpc {
 
 /** A minimal MCP client over stdio that sends each request as one write and waits for its reply (or gives up). */
 async function mcp(vault: string, cwd: string, calls: { name: string; arguments: Record<string, unknown> }[], timeoutMs = 30_000): Promise<(Rpc | string)[]> {
-  const child = spawn(process.execPath, [CLI, 'mcp'], { cwd, env: { ...process.env, BATON_VAULT: vault, BATON_PROJECT: 'kestrel', BATON_AGENT: 'mcp-agent' }, stdio: ['pipe', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [CLI, 'mcp'], {
+    cwd,
+    env: { ...process.env, BATON_VAULT: vault, BATON_PROJECT: 'kestrel', BATON_AGENT: 'mcp-agent' },
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
   const parts: Buffer[] = [];
   let stderr = '';
   child.stderr.on('data', (d) => (stderr += d));
@@ -144,16 +148,32 @@ describe('chaos 7b: no limit drops data without a word', function () {
       assert.ok(n.acked, n.stderr);
     }
     const c = await cli([
-      'checkpoint', '-p', 'kestrel', '-a', 'claude', '--task', 'a big checkpoint',
-      '--failed', 'mocking the gateway: it hid the retry bug', '--verified', 'retries back off — npm test -- retry',
-      '--file', 'src/payments/gateway.ts', '--next', 'wire the backoff into checkout', '--json',
+      'checkpoint',
+      '-p',
+      'kestrel',
+      '-a',
+      'claude',
+      '--task',
+      'a big checkpoint',
+      '--failed',
+      'mocking the gateway: it hid the retry bug',
+      '--verified',
+      'retries back off — npm test -- retry',
+      '--file',
+      'src/payments/gateway.ts',
+      '--next',
+      'wire the backoff into checkout',
+      '--json',
     ]);
     assert.ok(c.acked, c.stderr);
     const cpFile = parseJson<{ path: string }>(c, 'checkpoint').path;
     assert.ok(fs.statSync(cpFile).size > MB, 'the checkpoint is past 1 MB');
 
-    const resume = parseJson<{ latest: { failed: string[]; verified: string[]; files: string[]; next: string; state: string } }>(await cli(['resume', 'kestrel', '--json']), 'resume');
-    assert.deepEqual(resume.latest.failed, ['mocking the gateway: it hid the retry bug'], 'resume keeps Didn\'t work');
+    const resume = parseJson<{ latest: { failed: string[]; verified: string[]; files: string[]; next: string; state: string } }>(
+      await cli(['resume', 'kestrel', '--json']),
+      'resume',
+    );
+    assert.deepEqual(resume.latest.failed, ['mocking the gateway: it hid the retry bug'], "resume keeps Didn't work");
     assert.deepEqual(resume.latest.verified, ['retries back off — npm test -- retry'], 'and Verified');
     assert.deepEqual(resume.latest.files, ['src/payments/gateway.ts'], 'and Files');
     assert.equal(resume.latest.next, 'wire the backoff into checkout', 'and Next');
@@ -161,12 +181,18 @@ describe('chaos 7b: no limit drops data without a word', function () {
     assert.ok(resume.latest.state.length < 2 * MB, 'without printing megabytes of it');
 
     const why = parseJson<{ session: string }[]>(await cli(['why', 'gateway.ts', '--json']), 'why');
-    assert.ok(why.some((t) => cpFile.endsWith(`${t.session}.md`)), `why finds the big checkpoint by its Files: ${JSON.stringify(why).slice(0, 200)}`);
+    assert.ok(
+      why.some((t) => cpFile.endsWith(`${t.session}.md`)),
+      `why finds the big checkpoint by its Files: ${JSON.stringify(why).slice(0, 200)}`,
+    );
     // The same from an index built from nothing by worker threads (they read only the first 1 MB of a file).
     fs.rmSync(path.join(vault, '.baton'), { recursive: true, force: true });
     const viaWorkers = await run(['why', 'gateway.ts', '--json'], { vault, cwd: work, env: { BATON_INDEX_WORKER: '1', BATON_INDEX_STEAL: '0' } });
     const why2 = parseJson<{ session: string }[]>(viaWorkers, 'why (workers)');
-    assert.ok(why2.some((t) => cpFile.endsWith(`${t.session}.md`)), `why finds it through a worker-built index too: ${JSON.stringify(why2).slice(0, 200)}`);
+    assert.ok(
+      why2.some((t) => cpFile.endsWith(`${t.session}.md`)),
+      `why finds it through a worker-built index too: ${JSON.stringify(why2).slice(0, 200)}`,
+    );
 
     const [mcpResume] = await mcp(vault, work, [{ name: 'resume', arguments: { project: 'kestrel' } }]);
     assert.ok(typeof mcpResume !== 'string', mcpResume as string);

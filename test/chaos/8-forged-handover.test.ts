@@ -63,7 +63,10 @@ const STRUCTURE = [/^# Hand-over/, /^Didn't work/, /^Next/, /^Task/, /^State/, /
  */
 function assertFramed(surface: string, text: string, expected: string[]): Parsed {
   const bad = CONTROL.exec(text);
-  assert.ok(!bad, `${surface}: printed control character U+${bad?.[0].codePointAt(0)?.toString(16).padStart(4, '0')} near ${shown(text.slice(Math.max(0, (bad?.index ?? 0) - 40), (bad?.index ?? 0) + 40))}`);
+  assert.ok(
+    !bad,
+    `${surface}: printed control character U+${bad?.[0].codePointAt(0)?.toString(16).padStart(4, '0')} near ${shown(text.slice(Math.max(0, (bad?.index ?? 0) - 40), (bad?.index ?? 0) + 40))}`,
+  );
   const p = parseHandover(text);
   for (const line of p.baton) assert.ok(!line.includes('FORGED'), `${surface}: checkpoint text printed as Baton's own line: ${shown(line)}\n--- output ---\n${text}`);
   for (const re of STRUCTURE) {
@@ -197,7 +200,17 @@ describe('scenario 8: checkpoint text never forges the hand-over', function () {
       const p: Project = {
         name,
         work: work(name),
-        resume: ['FORGED-file-agent', 'FORGED-file-handoff', 'FORGED-file-branch', 'FORGED-file-commit', 'FORGED-file-subject', 'FORGED-file-task', 'FORGED-file-failed', 'FORGED-file-next', 'FORGED-file-note'],
+        resume: [
+          'FORGED-file-agent',
+          'FORGED-file-handoff',
+          'FORGED-file-branch',
+          'FORGED-file-commit',
+          'FORGED-file-subject',
+          'FORGED-file-task',
+          'FORGED-file-failed',
+          'FORGED-file-next',
+          'FORGED-file-note',
+        ],
         task: ['FORGED-file-task'],
       };
       const dir = path.join(vault, 'sessions', name);
@@ -276,12 +289,20 @@ describe('scenario 8: checkpoint text never forges the hand-over', function () {
     }
     const w = await run(['why', 'src/forged.ts'], { vault });
     assert.equal(w.code, 0, w.stderr);
-    assertFramed('why', w.stdout, projects.flatMap((p) => p.task));
+    assertFramed(
+      'why',
+      w.stdout,
+      projects.flatMap((p) => p.task),
+    );
   });
 
   it('--json prints no control character raw, and parses back to the record', async () => {
     for (const p of projects) {
-      for (const args of [['resume', p.name, '--json'], ['sessions', p.name, '--json'], ['why', 'src/forged.ts', '--json']]) {
+      for (const args of [
+        ['resume', p.name, '--json'],
+        ['sessions', p.name, '--json'],
+        ['why', 'src/forged.ts', '--json'],
+      ]) {
         const r = await run(args, { vault, cwd: p.work });
         assert.equal(r.code, 0, r.stderr);
         // eslint-disable-next-line no-control-regex
@@ -294,7 +315,7 @@ describe('scenario 8: checkpoint text never forges the hand-over', function () {
     assert.ok(view.latest.task.includes('\0'), 'the JSON keeps the record exact: a NUL is escaped, not dropped');
   });
 
-  it('the Claude Code SessionStart hook (as Claude Code runs it) and Cursor\'s keep the boundary', async () => {
+  it("the Claude Code SessionStart hook (as Claude Code runs it) and Cursor's keep the boundary", async () => {
     for (const p of projects) {
       const payload = JSON.stringify({ session_id: 'forge-session', transcript_path: '', cwd: p.work, hook_event_name: 'SessionStart', source: 'startup' });
       const r = await run(['hook', 'claude-code', 'session-start'], { vault, cwd: p.work, input: payload });
@@ -320,7 +341,11 @@ describe('scenario 8: checkpoint text never forges the hand-over', function () {
         for (const v of strings(r.structuredContent)) assert.ok(!CONTROL.test(v), `mcp resume ${p.name}: control character in structured content: ${shown(v)}`);
       }
       const w = (await client.callTool({ name: 'why', arguments: { file: 'src/forged.ts' } })) as CallToolResult;
-      assertFramed('mcp why', text(w), projects.flatMap((p) => p.task));
+      assertFramed(
+        'mcp why',
+        text(w),
+        projects.flatMap((p) => p.task),
+      );
       const b = (await client.callTool({ name: 'before_you_try', arguments: { approach: 'forged dead end' } })) as CallToolResult;
       assertFramed('mcp before_you_try', text(b), ['FORGED-flags-failed1', 'FORGED-mcp-failed']);
     } finally {

@@ -115,7 +115,7 @@ describe('chaos 9: a vault shared through git, written and synced on every clone
     for (const c of world.clones) {
       assert.equal(gitIn(c, world.env, 'ls-files', '-u'), '', `no unmerged paths in ${c}`);
       assert.equal(gitIn(c, world.env, 'status', '--porcelain'), '', `nothing uncommitted in ${c}`);
-      assert.equal(gitIn(c, world.env, 'rev-parse', 'HEAD'), gitIn(world.remote, world.env, 'rev-parse', 'main'), 'every clone at the remote\'s head');
+      assert.equal(gitIn(c, world.env, 'rev-parse', 'HEAD'), gitIn(world.remote, world.env, 'rev-parse', 'main'), "every clone at the remote's head");
     }
     for (const [rel, text] of trees[0]) {
       assert.ok(!/^(<{7}|>{7}|={7})( |$)/m.test(text), `conflict markers in ${rel}`);
@@ -206,7 +206,9 @@ describe('chaos 9: a vault shared through git, written and synced on every clone
     const lost = [...acked].filter((n) => !seen.has(n));
     const doubled = [...seen].filter(([, k]) => k > 1).map(([n]) => n);
     const tasks = [...trees[0].values()].map((t) => /## Task\n\n(.*)\n/.exec(t)?.[1] ?? '').filter((t) => t.endsWith(tag));
-    log(`chaos 9 (killed syncs): ${killed} syncs killed, ${acked.size} notes acknowledged; lost ${lost.length}, doubled ${doubled.length}; ${tasks.length} of ${2 * CHECKPOINTS} checkpoints`);
+    log(
+      `chaos 9 (killed syncs): ${killed} syncs killed, ${acked.size} notes acknowledged; lost ${lost.length}, doubled ${doubled.length}; ${tasks.length} of ${2 * CHECKPOINTS} checkpoints`,
+    );
     assert.deepEqual({ lost, doubled }, { lost: [], doubled: [] });
     assert.equal(new Set(tasks).size, tasks.length, 'no checkpoint twice');
     assert.equal(tasks.length, 2 * CHECKPOINTS, 'every checkpoint there');

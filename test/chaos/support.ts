@@ -217,7 +217,10 @@ export function scopeDirs(vault: string): { scope: string; dir: string }[] {
   const out: { scope: string; dir: string }[] = [];
   const dirs = (d: string): string[] => {
     try {
-      return fs.readdirSync(d, { withFileTypes: true }).filter((e) => e.isDirectory() && !e.name.startsWith('.')).map((e) => e.name);
+      return fs
+        .readdirSync(d, { withFileTypes: true })
+        .filter((e) => e.isDirectory() && !e.name.startsWith('.'))
+        .map((e) => e.name);
     } catch {
       return [];
     }

@@ -59,9 +59,37 @@ describe('agent blame in the editor', () => {
     git(['add', '-A']);
     git(['commit', '-q', '-m', 'cart by a person'], now - 30 * DAY);
     await cliOk(['note', '--project', PROJECT, '--agent', 'claude', '--at', String(t1), 'totals in cents']);
-    fs.writeFileSync(file, ['// cart', 'export const rate = 0.2;', 'export const cents = (x: number) => Math.round(x * 100);', 'export function total(xs: number[]) {', '  return xs.reduce((a, b) => a + cents(b), 0);', 'a6', 'a7', ''].join('\n'));
+    fs.writeFileSync(
+      file,
+      [
+        '// cart',
+        'export const rate = 0.2;',
+        'export const cents = (x: number) => Math.round(x * 100);',
+        'export function total(xs: number[]) {',
+        '  return xs.reduce((a, b) => a + cents(b), 0);',
+        'a6',
+        'a7',
+        '',
+      ].join('\n'),
+    );
     git(['commit', '-q', '-am', 'totals in cents'], t1 + 3600);
-    await cliOk(['checkpoint', '--project', PROJECT, '--agent', 'claude', '--at', String(t1 + 7200), '--task', 'cart totals', '--failed', 'floats for money: 0.1 + 0.2 [x](command:workbench.action.terminal.new)', '--decided', 'integer cents', '--next', 'round tax per line']);
+    await cliOk([
+      'checkpoint',
+      '--project',
+      PROJECT,
+      '--agent',
+      'claude',
+      '--at',
+      String(t1 + 7200),
+      '--task',
+      'cart totals',
+      '--failed',
+      'floats for money: 0.1 + 0.2 [x](command:workbench.action.terminal.new)',
+      '--decided',
+      'integer cents',
+      '--next',
+      'round tax per line',
+    ]);
     await cliOk(['note', '--project', PROJECT, '--agent', 'cursor', '--at', String(t1 + 3 * 3600), 'tax']);
     fs.writeFileSync(file, fs.readFileSync(file, 'utf8').replace('a6', 'export const tax = (c: number) => Math.round(c * rate);'));
     git(['commit', '-q', '-am', 'tax'], t1 + 4 * 3600);
@@ -100,8 +128,14 @@ describe('agent blame in the editor', () => {
     assert.strictEqual((await poll(current, (c) => c === undefined)).value, undefined, 'a line of nobody');
   });
 
-  it('hovers a middle line of a block with its checkpoint, agent text escaped, only Baton\'s links', async () => {
-    const [md] = (await poll(() => blameHovers(uri, 3), (h) => h.length === 1, 15_000)).value;
+  it("hovers a middle line of a block with its checkpoint, agent text escaped, only Baton's links", async () => {
+    const [md] = (
+      await poll(
+        () => blameHovers(uri, 3),
+        (h) => h.length === 1,
+        15_000,
+      )
+    ).value;
     assert.ok(md, 'no agent blame hover on line 4');
     for (const s of ['lines 3–5 written in this session', 'cart totals', "Didn't work", 'floats for money', 'Decided', 'integer cents', 'round tax per line']) {
       assert.ok(md.value.includes(s), `hover lacks "${s}":\n${md.value}`);
@@ -112,7 +146,7 @@ describe('agent blame in the editor', () => {
     assert.deepStrictEqual(await blameHovers(uri, 0), [], 'no agent blame hover on a line of nobody');
   });
 
-  it('answers Copilot\'s baton_why for a line: the session, its task, what it ruled out and decided, its next step', async function () {
+  it("answers Copilot's baton_why for a line: the session, its task, what it ruled out and decided, its next step", async function () {
     if (typeof (vscode.lm as Partial<typeof vscode.lm> | undefined)?.invokeTool !== 'function') this.skip();
     const r = await vscode.lm.invokeTool('baton_why', { input: { file: rel, line: 4 }, toolInvocationToken: undefined });
     const text = r.content.map((p) => (p instanceof vscode.LanguageModelTextPart ? p.value : '')).join('');
@@ -126,7 +160,14 @@ describe('agent blame in the editor', () => {
   it('toggles the whole-file view: a block per session, the agent and task beside each, one colour each', async () => {
     assert.strictEqual(api.blame.blocksOf(uri), undefined);
     await vscode.commands.executeCommand('baton.toggleAgentBlame');
-    const blocks = (await poll(() => Promise.resolve(api.blame.blocksOf(uri)), (b) => (b?.length ?? 0) === 2, 15_000)).value ?? [];
+    const blocks =
+      (
+        await poll(
+          () => Promise.resolve(api.blame.blocksOf(uri)),
+          (b) => (b?.length ?? 0) === 2,
+          15_000,
+        )
+      ).value ?? [];
     assert.deepStrictEqual(
       blocks.map((b) => [b.start, b.end, b.text.replace(/\u00a0+$/, ''), b.colour]),
       [
@@ -144,9 +185,25 @@ describe('agent blame in the editor', () => {
       await config.update('blame.currentLine.enabled', false, vscode.ConfigurationTarget.Global);
       await config.update('blame.hover.enabled', false, vscode.ConfigurationTarget.Global);
       at(3);
-      assert.strictEqual((await poll(() => blameHovers(uri, 3), (h) => h.length === 0)).value.length, 0);
+      assert.strictEqual(
+        (
+          await poll(
+            () => blameHovers(uri, 3),
+            (h) => h.length === 0,
+          )
+        ).value.length,
+        0,
+      );
       // The status bar keeps naming the session: it has a setting of its own.
-      assert.match((await poll(() => Promise.resolve(api.blame.statusText), (t) => t !== '')).value, /claude · cart totals/);
+      assert.match(
+        (
+          await poll(
+            () => Promise.resolve(api.blame.statusText),
+            (t) => t !== '',
+          )
+        ).value,
+        /claude · cart totals/,
+      );
     } finally {
       await config.update('blame.currentLine.enabled', undefined, vscode.ConfigurationTarget.Global);
       await config.update('blame.hover.enabled', undefined, vscode.ConfigurationTarget.Global);
@@ -166,7 +223,7 @@ describe('agent blame in the editor', () => {
     const back = (await poll(current, (c) => c?.line === 4, 15_000)).value;
     assert.strictEqual(back?.text, 'claude · cart totals · 2d ago', 'the unsaved text is blamed: the line moved down one');
     at(0);
-    assert.strictEqual((await poll(current, (c) => c === undefined)).value, undefined, 'the typed line is nobody\'s');
+    assert.strictEqual((await poll(current, (c) => c === undefined)).value, undefined, "the typed line is nobody's");
     // Last of the suite, so no other test sees the typed line; taken out again and saved as committed.
     await editor.edit((e) => e.delete(new vscode.Range(0, 0, 1, 0)));
     await editor.document.save();

@@ -62,14 +62,21 @@ describe('agents inside VS Code', () => {
   it('declares every language-model tool it answers, and the MCP provider', () => {
     const m = manifest();
     assert.deepStrictEqual((m.contributes.languageModelTools ?? []).map((t) => t.name).sort(), [...LM_TOOL_NAMES].sort());
-    assert.deepStrictEqual((m.contributes.mcpServerDefinitionProviders ?? []).map((p) => p.id), ['baton.mcp']);
+    assert.deepStrictEqual(
+      (m.contributes.mcpServerDefinitionProviders ?? []).map((p) => p.id),
+      ['baton.mcp'],
+    );
   });
 
   it('the extension registers its language-model tools', async function () {
     if (!hasLm) this.skip();
     await batonApi();
     const names = vscode.lm.tools.map((t) => t.name);
-    assert.deepStrictEqual(LM_TOOL_NAMES.filter((n) => !names.includes(n)), [], 'declared tools are listed');
+    assert.deepStrictEqual(
+      LM_TOOL_NAMES.filter((n) => !names.includes(n)),
+      [],
+      'declared tools are listed',
+    );
     // Until src/extension.ts calls registerLmTools this is pending rather than failing the suites after it.
     if (!(await implemented())) this.skip();
   });
@@ -79,7 +86,10 @@ describe('agents inside VS Code', () => {
     await batonApi();
     if (!(await implemented())) {
       ctx = fakeContext();
-      assert.strictEqual(registerLmTools(ctx, openBaton(vaultDir()), () => 'lmtools'), true);
+      assert.strictEqual(
+        registerLmTools(ctx, openBaton(vaultDir()), () => 'lmtools'),
+        true,
+      );
     }
     const result = await vscode.lm.invokeTool('baton_note', { input: { text: 'copilot tried the retry wrapper', project: 'lmtools' }, toolInvocationToken: undefined });
     assert.match(textOf(result), /Noted in lmtools as copilot/);

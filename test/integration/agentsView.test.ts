@@ -45,7 +45,11 @@ async function rows(parent?: AgentsNode): Promise<Row[]> {
 
 /** Polls the view until the agent's row satisfies `ok` (the view hears of writes through the watcher and the commands). */
 async function agentRow(agent: string, ok: (r: Row) => boolean = () => true, timeoutMs = 8000): Promise<Row> {
-  const r = await poll(async () => (await rows()).find((x) => x.node.agent === agent), (x) => x !== undefined && ok(x), timeoutMs);
+  const r = await poll(
+    async () => (await rows()).find((x) => x.node.agent === agent),
+    (x) => x !== undefined && ok(x),
+    timeoutMs,
+  );
   assert.ok(r.value, `${agent} is not in the Agents view`);
   assert.ok(ok(r.value), `${agent}: ${r.value.description}\n${r.value.tooltip}`);
   return r.value;
@@ -125,7 +129,11 @@ describe('the Agents view', () => {
     // Found here first: every agent whose folder is in HOME comes before every other.
     const all = await rows();
     const found = all.map((r) => r.tooltip.split('\n')[0].endsWith('(found on this machine)'));
-    assert.deepStrictEqual(found, [...found].sort((a, b) => Number(b) - Number(a)), all.map((r) => r.label).join(', '));
+    assert.deepStrictEqual(
+      found,
+      [...found].sort((a, b) => Number(b) - Number(a)),
+      all.map((r) => r.label).join(', '),
+    );
     assert.ok(all.findIndex((r) => r.node.agent === 'codex') < all.findIndex((r) => r.node.agent === 'gemini'), 'Codex (its ~/.codex exists) before Gemini CLI');
   });
 
@@ -150,12 +158,15 @@ describe('the Agents view', () => {
     assert.ok(fs.readFileSync(path.join(home(), '.baton', 'bin', 'baton'), 'utf8').includes(`# runtime: ${JSON.stringify(process.execPath)}`));
     const fixed = await agentRow('cursor', (r) => !r.description.includes('to fix'));
     assert.strictEqual((fixed.item.iconPath as vscode.ThemeIcon).id, 'plug');
-    assert.deepStrictEqual((await rows(fixed.node)).filter((r) => r.node.kind === 'agentProblem'), []);
+    assert.deepStrictEqual(
+      (await rows(fixed.node)).filter((r) => r.node.kind === 'agentProblem'),
+      [],
+    );
   });
 
   it("project-scope hooks with no `baton` on PATH: the problem offers Install 'baton' in PATH", async function () {
     if (batonOnPath(process.env.PATH ?? '')) {
-      console.log('    (a `baton` is on this extension host\'s PATH: skipped)');
+      console.log("    (a `baton` is on this extension host's PATH: skipped)");
       this.skip();
     }
     const target = { agent: 'gemini' as const, scope: 'project' as const, projectDir: workspaceDir(), vault: vaultDir(), home: home() };

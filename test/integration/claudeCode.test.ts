@@ -41,7 +41,12 @@ async function opening<T>(run: () => Thenable<T>): Promise<{ result: T; terminal
     const before = new Set(vscode.window.terminals);
     const result = await run();
     const terminals = vscode.window.terminals.filter((t) => !before.has(t));
-    if (terminals.length) await poll(async () => terminals.every((t) => seen.includes(t)), (ok) => ok, 15000);
+    if (terminals.length)
+      await poll(
+        async () => terminals.every((t) => seen.includes(t)),
+        (ok) => ok,
+        15000,
+      );
     return { result, terminals };
   } finally {
     sub.dispose();
@@ -68,11 +73,20 @@ describe('Claude Code sessions', () => {
     for (const [session, value] of values) if (session !== FIXTURE) assert.strictEqual(value, ContextValues.checkpoint, session);
 
     await vscode.window.showTextDocument(workspaceUri('src/refund.ts'));
-    const refund = await poll(() => shown(api.views.thisFile), (l) => l.length === 1 && l[0].node.kind === 'touch' && l[0].node.touch.session === FIXTURE);
+    const refund = await poll(
+      () => shown(api.views.thisFile),
+      (l) => l.length === 1 && l[0].node.kind === 'touch' && l[0].node.touch.session === FIXTURE,
+    );
     assert.strictEqual(refund.value[0]?.item.contextValue, ContextValues.claudeTouch);
     await vscode.window.showTextDocument(workspaceUri('src/checkout.ts'));
-    const checkout = await poll(() => shown(api.views.thisFile), (l) => l.length === 2);
-    assert.deepStrictEqual(checkout.value.map((t) => t.item.contextValue), [ContextValues.touch, ContextValues.touch]);
+    const checkout = await poll(
+      () => shown(api.views.thisFile),
+      (l) => l.length === 2,
+    );
+    assert.deepStrictEqual(
+      checkout.value.map((t) => t.item.contextValue),
+      [ContextValues.touch, ContextValues.touch],
+    );
 
     const ext = vscode.extensions.getExtension(EXTENSION_ID);
     assert.ok(ext);
@@ -125,7 +139,11 @@ describe('Claude Code sessions', () => {
       assert.ok(result.refused, `accepted ${JSON.stringify(id)}`);
       assert.match(result.refused, /only letters, digits/);
       assert.strictEqual(result.commandLine, undefined);
-      assert.deepStrictEqual(terminals.map((t) => t.name), [], `a terminal opened for ${JSON.stringify(id)}`);
+      assert.deepStrictEqual(
+        terminals.map((t) => t.name),
+        [],
+        `a terminal opened for ${JSON.stringify(id)}`,
+      );
     }
   });
 

@@ -24,12 +24,14 @@ const FIELDS = {
 
 /** A checkpoint file with what differs between two writers by nature (id, time, predecessor) blanked. */
 function comparable(file: string): string {
-  return fs
-    .readFileSync(file, 'utf8')
-    .replace(/^(session|first_seen|checkpointed): .*$/gm, '$1: <x>')
-    .replace(/pred: follows, obj: "\[\[[^\]]*\]\]"/, 'pred: follows, obj: <x>')
-    // The commits each session made (agent blame): the second stands where the first did, so it made none.
-    .replace(/^commits:(?: \[\])?\n(?: {2}- .*\n)*/m, 'commits: <x>\n');
+  return (
+    fs
+      .readFileSync(file, 'utf8')
+      .replace(/^(session|first_seen|checkpointed): .*$/gm, '$1: <x>')
+      .replace(/pred: follows, obj: "\[\[[^\]]*\]\]"/, 'pred: follows, obj: <x>')
+      // The commits each session made (agent blame): the second stands where the first did, so it made none.
+      .replace(/^commits:(?: \[\])?\n(?: {2}- .*\n)*/m, 'commits: <x>\n')
+  );
 }
 
 describe('commands', () => {
@@ -55,9 +57,25 @@ describe('commands', () => {
 
       const before = new Set(checkpointFiles('kestrel'));
       const cli = await runCli([
-        'checkpoint', '--project', 'kestrel', '--agent', 'human',
-        '--task', FIELDS.task, '--state', FIELDS.state, '--decided', FIELDS.decided[0], '--failed', FIELDS.failed[0],
-        '--verified', FIELDS.verified[0], '--blocker', FIELDS.blockers[0], '--next', FIELDS.next,
+        'checkpoint',
+        '--project',
+        'kestrel',
+        '--agent',
+        'human',
+        '--task',
+        FIELDS.task,
+        '--state',
+        FIELDS.state,
+        '--decided',
+        FIELDS.decided[0],
+        '--failed',
+        FIELDS.failed[0],
+        '--verified',
+        FIELDS.verified[0],
+        '--blocker',
+        FIELDS.blockers[0],
+        '--next',
+        FIELDS.next,
       ]);
       assert.strictEqual(cli.code, 0, cli.stderr);
       const cliFile = path.join(scopeDir('kestrel'), checkpointFiles('kestrel').filter((f) => !before.has(f))[0]);
@@ -83,7 +101,12 @@ describe('commands', () => {
   });
 
   it('Hand Off writes a checkpoint for the other agent', async () => {
-    const r = await vscode.commands.executeCommand<CommitResult>('baton.handOff', { project: 'handoff-ext', to: 'Cursor', task: 'Pass the refund work on', next: 'finish the refund test' });
+    const r = await vscode.commands.executeCommand<CommitResult>('baton.handOff', {
+      project: 'handoff-ext',
+      to: 'Cursor',
+      task: 'Pass the refund work on',
+      next: 'finish the refund test',
+    });
     assert.ok(r);
     const text = fs.readFileSync(r.path, 'utf8');
     assert.match(text, /^handoff_to: cursor$/m);
@@ -119,7 +142,10 @@ describe('commands', () => {
     assert.match(text, /^auto_closed: true$/m);
     assert.match(text, /zone 3 valve ids do not match the plan/);
     assert.ok(!fs.existsSync(path.join(scopeDir('orchard'), 'uncommitted.md')), 'its notes left uncommitted.md');
-    const after = await poll(() => shown(api.views.abandoned), (l) => !l.some((s) => s.label === 'aider · orchard'));
+    const after = await poll(
+      () => shown(api.views.abandoned),
+      (l) => !l.some((s) => s.label === 'aider · orchard'),
+    );
     assert.ok(!after.value.some((s) => s.label === 'aider · orchard'));
   });
 
@@ -150,7 +176,10 @@ describe('commands', () => {
     const r = await vscode.commands.executeCommand<{ project: string }>('baton.resume', { project: 'lighthouse' });
     assert.strictEqual(r?.project, 'lighthouse');
     const mine = readResumes(vaultDir()).filter((x) => x.via === 'vscode' && x.project === 'lighthouse' && x.ts >= t0);
-    assert.deepStrictEqual(mine.map((x) => x.agent), ['human']);
+    assert.deepStrictEqual(
+      mine.map((x) => x.agent),
+      ['human'],
+    );
   });
 
   it('Switch Project points the Checkpoints view at another project and back', async () => {
@@ -158,7 +187,10 @@ describe('commands', () => {
       assert.strictEqual(await vscode.commands.executeCommand('baton.switchProject', { project: 'lighthouse' }), 'lighthouse');
       assert.strictEqual(api.project, 'lighthouse');
       const list = await shown(api.views.checkpoints);
-      assert.deepStrictEqual(list.map((s) => s.label), ['Port the lamp scheduler']);
+      assert.deepStrictEqual(
+        list.map((s) => s.label),
+        ['Port the lamp scheduler'],
+      );
     } finally {
       await vscode.commands.executeCommand('baton.switchProject', { project: 'kestrel' });
     }
@@ -182,12 +214,18 @@ describe('commands', () => {
     const other = fs.mkdtempSync(path.join(path.dirname(original), 'other-vault-'));
     try {
       await vscode.commands.executeCommand('baton.chooseVault', { folder: other });
-      const state = await poll(async () => api.vaultState, (s) => s === 'noVault' || s === 'empty');
+      const state = await poll(
+        async () => api.vaultState,
+        (s) => s === 'noVault' || s === 'empty',
+      );
       assert.strictEqual(api.vaultRoot, other);
       assert.strictEqual(state.value, 'empty');
     } finally {
       await vscode.commands.executeCommand('baton.chooseVault', { folder: original });
-      await poll(async () => api.vaultState, (s) => s === 'ready');
+      await poll(
+        async () => api.vaultState,
+        (s) => s === 'ready',
+      );
       fs.rmSync(other, { recursive: true, force: true });
     }
     assert.strictEqual(api.vaultRoot, original);

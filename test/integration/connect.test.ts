@@ -66,14 +66,14 @@ describe('connect', () => {
     after(() => fs.rmSync(path.join(home(), '.claude'), { recursive: true, force: true }));
 
     it('Cancel at the go-ahead writes nothing', async () => {
-      const r = await drive<ConnectResult>('baton.connectAgent', [
-        accept,
-        accept,
-        () => vscode.commands.executeCommand('workbench.action.closeQuickOpen'),
-      ]);
+      const r = await drive<ConnectResult>('baton.connectAgent', [accept, accept, () => vscode.commands.executeCommand('workbench.action.closeQuickOpen')]);
       assert.strictEqual(r, undefined);
       assert.strictEqual(fs.readFileSync(settingsFile(), 'utf8'), mine);
-      const gone = await poll(async () => previewTabs().length, (n) => n === 0, 3000);
+      const gone = await poll(
+        async () => previewTabs().length,
+        (n) => n === 0,
+        3000,
+      );
       assert.strictEqual(gone.value, 0, 'the previews of a dropped plan are closed');
     });
 
@@ -84,7 +84,11 @@ describe('connect', () => {
         accept, // User, the default
         async () => {
           // The go-ahead is asked with the diff open behind it, and nothing is written yet.
-          const tabs = await poll(async () => previewTabs(), (t) => t.length > 0, 5000);
+          const tabs = await poll(
+            async () => previewTabs(),
+            (t) => t.length > 0,
+            5000,
+          );
           assert.strictEqual(tabs.value.length, 1, 'one diff per file the plan changes');
           const tab = tabs.value[0];
           assert.ok(tab.modified.query === settingsFile(), tab.modified.toString());
@@ -100,7 +104,10 @@ describe('connect', () => {
       assert.strictEqual(r.agent, 'claude-code');
       assert.strictEqual(r.scope, 'user');
       assert.deepStrictEqual(r.files, [{ path: settingsFile(), action: 'updated' }]);
-      assert.ok(r.commands.some((c) => c.startsWith('claude mcp add-json --scope user baton')), r.commands.join('\n'));
+      assert.ok(
+        r.commands.some((c) => c.startsWith('claude mcp add-json --scope user baton')),
+        r.commands.join('\n'),
+      );
       const written = fs.readFileSync(settingsFile(), 'utf8');
       assert.ok(diff);
       assert.strictEqual(diff.before, mine, 'the diff’s left side is the file as it was');
@@ -110,7 +117,11 @@ describe('connect', () => {
       const command = settings.hooks.SessionStart[0].hooks[0].command;
       assert.ok(command.startsWith(`'${path.join(home(), '.baton', 'bin', 'baton')}'`) || command.includes(path.join(home(), '.baton', 'bin', 'baton')), command);
       assert.ok(command.includes(vaultDir()), 'the hook writes to the vault this editor uses');
-      const gone = await poll(async () => previewTabs().length, (n) => n === 0, 3000);
+      const gone = await poll(
+        async () => previewTabs().length,
+        (n) => n === 0,
+        3000,
+      );
       assert.strictEqual(gone.value, 0, 'the previews are closed once written');
 
       // The Agents view reads the same plans: Claude Code is now connected at User scope, with Disconnect offered.

@@ -47,7 +47,15 @@ describe('editor: CodeLens and hover', () => {
   it('hovers the first line with the checkpoints: task, agent, handoff, dead ends, decisions, next, links', async () => {
     const [md] = await batonHovers(workspaceUri('src/checkout.ts'));
     assert.ok(md, 'no Baton hover on src/checkout.ts');
-    for (const expected of ['2 checkpoints touched this file', 'Fix the checkout crash on empty carts', 'claude → cursor', "Didn't work", 'retrying the payment call', 'Decided', 'add the refund test']) {
+    for (const expected of [
+      '2 checkpoints touched this file',
+      'Fix the checkout crash on empty carts',
+      'claude → cursor',
+      "Didn't work",
+      'retrying the payment call',
+      'Decided',
+      'add the refund test',
+    ]) {
       assert.ok(md.value.includes(expected) || md.value.includes(expected.replace(/ /g, '&nbsp;')), `hover lacks "${expected}":\n${md.value}`);
     }
     assert.match(md.value, /\]\(command:baton\.openCheckpoint\?/);
@@ -62,7 +70,10 @@ describe('editor: CodeLens and hover', () => {
     assert.ok(md, 'no Baton hover on src/greet.ts');
     assert.notStrictEqual(md.isTrusted, true, 'a hover must never trust every command');
     const enabled = typeof md.isTrusted === 'object' ? md.isTrusted.enabledCommands : [];
-    assert.ok(enabled.every((c) => (HOVER_COMMANDS as readonly string[]).includes(c)), `enabled: ${enabled.join(', ')}`);
+    assert.ok(
+      enabled.every((c) => (HOVER_COMMANDS as readonly string[]).includes(c)),
+      `enabled: ${enabled.join(', ')}`,
+    );
     assert.ok(!md.supportHtml, 'HTML stays off');
     const links = [...md.value.matchAll(/\]\(command:([\w.]+)/g)].map((m) => m[1]);
     assert.deepStrictEqual(links, ['baton.openCheckpoint', 'baton.resume'], `only Baton's own two links:\n${md.value}`);
@@ -75,7 +86,12 @@ describe('editor: CodeLens and hover', () => {
     const uri = workspaceUri('src/checkout.ts');
     try {
       await setting('git.enabled', false);
-      const [md] = (await poll(() => batonHovers(uri), (h) => h.length === 1 && !h[0].value.includes('commits after'))).value;
+      const [md] = (
+        await poll(
+          () => batonHovers(uri),
+          (h) => h.length === 1 && !h[0].value.includes('commits after'),
+        )
+      ).value;
       assert.ok(md && !md.value.includes('commits after'), 'without git the hover claims no later commits');
     } finally {
       await setting('git.enabled', undefined);
@@ -87,13 +103,45 @@ describe('editor: CodeLens and hover', () => {
     try {
       await setting('codeLens.enabled', false);
       await setting('hover.enabled', false);
-      assert.strictEqual((await poll(() => batonLenses(uri), (l) => l.length === 0)).value.length, 0);
-      assert.strictEqual((await poll(() => batonHovers(uri), (h) => h.length === 0)).value.length, 0);
+      assert.strictEqual(
+        (
+          await poll(
+            () => batonLenses(uri),
+            (l) => l.length === 0,
+          )
+        ).value.length,
+        0,
+      );
+      assert.strictEqual(
+        (
+          await poll(
+            () => batonHovers(uri),
+            (h) => h.length === 0,
+          )
+        ).value.length,
+        0,
+      );
     } finally {
       await setting('codeLens.enabled', undefined);
       await setting('hover.enabled', undefined);
     }
-    assert.strictEqual((await poll(() => batonLenses(uri), (l) => l.length === 1)).value.length, 1);
-    assert.strictEqual((await poll(() => batonHovers(uri), (h) => h.length === 1)).value.length, 1);
+    assert.strictEqual(
+      (
+        await poll(
+          () => batonLenses(uri),
+          (l) => l.length === 1,
+        )
+      ).value.length,
+      1,
+    );
+    assert.strictEqual(
+      (
+        await poll(
+          () => batonHovers(uri),
+          (h) => h.length === 1,
+        )
+      ).value.length,
+      1,
+    );
   });
 });

@@ -18,7 +18,9 @@ function testFiles(dir: string): string[] {
 /** Rejects when any test fails, so the launcher cannot report a pass it did not see. */
 export async function run(): Promise<void> {
   // Said first, so every log shows which VS Code the suites ran in.
-  console.log(`Baton integration suites: VS Code ${vscode.version} (${vscode.env.appName}, ${vscode.env.uiKind === vscode.UIKind.Web ? 'web' : 'desktop'}), Node ${process.versions.node}`);
+  console.log(
+    `Baton integration suites: VS Code ${vscode.version} (${vscode.env.appName}, ${vscode.env.uiKind === vscode.UIKind.Web ? 'web' : 'desktop'}), Node ${process.versions.node}`,
+  );
   // The web workbench forwards console.log arguments joined, not formatted;
   // format here so mocha's printf-style report reads right in the launcher.
   const base = Mocha.reporters.Base as unknown as { consoleLog: (...args: unknown[]) => void };

@@ -29,11 +29,22 @@ describe('live updates', () => {
     assert.strictEqual(cli.code, 0, cli.stderr);
     const written = Date.now();
 
-    const projects = await poll(() => shown(api.views.projects), (l) => l.some((p) => p.label === 'livewire'), 8000);
-    assert.ok(projects.value.some((p) => p.label === 'livewire'), 'the new project reached the Projects view');
+    const projects = await poll(
+      () => shown(api.views.projects),
+      (l) => l.some((p) => p.label === 'livewire'),
+      8000,
+    );
+    assert.ok(
+      projects.value.some((p) => p.label === 'livewire'),
+      'the new project reached the Projects view',
+    );
     const lens = await poll(lensesOf, (l) => l.length === 1, 8000);
     assert.match(lens.value[0]?.command?.title ?? '', /^1 checkpoint · last: live from the cli · claude · \d+s ago$/);
-    const thisFile = await poll(() => shown(api.views.thisFile), (l) => l.length === 1, 8000);
+    const thisFile = await poll(
+      () => shown(api.views.thisFile),
+      (l) => l.length === 1,
+      8000,
+    );
     assert.strictEqual(thisFile.value[0]?.label, 'live from the cli');
     const hovers = (await vscode.commands.executeCommand<vscode.Hover[]>('vscode.executeHoverProvider', uri, new vscode.Position(0, 1))) ?? [];
     const md = hovers.flatMap((h) => h.contents).find((c) => typeof c === 'object' && 'value' in c && c.value.includes('**Baton**')) as vscode.MarkdownString | undefined;
@@ -47,8 +58,15 @@ describe('live updates', () => {
     const note = await runCli(['note', '--project', 'kestrel', '--agent', 'claude', 'status bar note']);
     assert.strictEqual(note.code, 0, note.stderr);
     // Whatever other suites noted in kestrel, the count is the notes file's.
-    const notes = fs.readFileSync(path.join(scopeDir('kestrel'), 'uncommitted.md'), 'utf8').split('\n').filter((l) => l.includes('<!-- ts=')).length;
-    const status = await poll(async () => api.statusText, (t) => t.includes(`$(note) ${notes}`), 8000);
+    const notes = fs
+      .readFileSync(path.join(scopeDir('kestrel'), 'uncommitted.md'), 'utf8')
+      .split('\n')
+      .filter((l) => l.includes('<!-- ts=')).length;
+    const status = await poll(
+      async () => api.statusText,
+      (t) => t.includes(`$(note) ${notes}`),
+      8000,
+    );
     assert.match(status.value, new RegExp(`^\\$\\(history\\) kestrel {2}\\$\\(note\\) ${notes} {2}\\$\\(warning\\) \\d+$`));
   });
 });

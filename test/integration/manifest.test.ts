@@ -37,7 +37,11 @@ describe('manifest', () => {
     const registered = (await vscode.commands.getCommands(true)).filter((c) => c.startsWith('baton.'));
     const ours = registered.filter((c) => !Object.values(Views).some((v) => c.startsWith(`${v}.`)));
     const known = new Set<string>(declared);
-    assert.deepStrictEqual(ours.filter((c) => !known.has(c)), [], 'registered but not declared');
+    assert.deepStrictEqual(
+      ours.filter((c) => !known.has(c)),
+      [],
+      'registered but not declared',
+    );
     for (const c of m.contributes.commands) assert.strictEqual(c.category, 'Baton', c.command);
   });
 
@@ -58,18 +62,28 @@ describe('manifest', () => {
   });
 
   it('has the six views; before the vault has sessions one welcome leads on, in the first view, and the others stay hidden', () => {
-    assert.deepStrictEqual(m.contributes.views.baton.map((v) => v.id), Object.values(Views));
+    assert.deepStrictEqual(
+      m.contributes.views.baton.map((v) => v.id),
+      Object.values(Views),
+    );
     const early = ['baton.vaultState == noVault', 'baton.vaultState == empty', 'baton.vaultState == unreadable'];
     for (const state of [...early, '!isWorkspaceTrusted']) {
       const welcomes = m.contributes.viewsWelcome.filter((w) => w.when.includes(state));
-      assert.deepStrictEqual(welcomes.map((w) => w.view), [Views.projects], `${state}: said once, in the first view`);
+      assert.deepStrictEqual(
+        welcomes.map((w) => w.view),
+        [Views.projects],
+        `${state}: said once, in the first view`,
+      );
     }
     // Agents has something to show without a vault (the agents on this machine); the vault's own views do not.
     for (const v of m.contributes.views.baton.filter((x) => x.id !== Views.projects && x.id !== Views.agents)) {
       for (const state of ['noVault', 'empty', 'unreadable']) assert.ok(v.when?.includes(`baton.vaultState != ${state}`), `${v.id} is not hidden when the vault is ${state}`);
     }
     for (const view of Object.values(Views).filter((v) => v !== Views.agents)) {
-      assert.ok(m.contributes.viewsWelcome.some((w) => w.view === view && w.when.includes('baton.vaultState == ready')), `${view} has no welcome for a ready vault`);
+      assert.ok(
+        m.contributes.viewsWelcome.some((w) => w.view === view && w.when.includes('baton.vaultState == ready')),
+        `${view} has no welcome for a ready vault`,
+      );
     }
     for (const state of ['baton.vaultState == noVault', 'baton.vaultState == empty']) {
       const w = m.contributes.viewsWelcome.find((x) => x.when === state);
@@ -85,7 +99,10 @@ describe('manifest', () => {
     const declared = new Set(m.contributes.commands.map((c) => c.command));
     const [walkthrough] = m.contributes.walkthroughs;
     assert.ok(walkthrough);
-    assert.deepStrictEqual(walkthrough.steps.map((s) => s.id), ['chooseVault', 'connectAgent', 'firstCheckpoint', 'hoverFile']);
+    assert.deepStrictEqual(
+      walkthrough.steps.map((s) => s.id),
+      ['chooseVault', 'connectAgent', 'firstCheckpoint', 'hoverFile'],
+    );
     for (const step of walkthrough.steps) {
       const commands = [...step.description.matchAll(/\(command:([\w.]+)/g)].map((x) => x[1]);
       assert.ok(commands.length > 0, `${step.id} offers no command`);
@@ -104,6 +121,9 @@ describe('manifest', () => {
       .flat()
       .flatMap((e) => [...(e.when ?? '').matchAll(/viewItem == ([\w.]+)/g)].map((x) => x[1]));
     assert.ok(used.length > 0);
-    assert.deepStrictEqual(used.filter((u) => !known.has(u)), []);
+    assert.deepStrictEqual(
+      used.filter((u) => !known.has(u)),
+      [],
+    );
   });
 });

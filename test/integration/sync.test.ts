@@ -37,21 +37,37 @@ describe('sync vault', function () {
     await cli(['sync', '--init', '--remote', remote]);
     before_ = config().get<string>('vault');
     await config().update('vault', vault, vscode.ConfigurationTarget.Global);
-    await poll(async () => api.vaultRoot, (r) => r === vault, 8000);
+    await poll(
+      async () => api.vaultRoot,
+      (r) => r === vault,
+      8000,
+    );
     assert.strictEqual(api.vaultRoot, vault);
   });
 
   after(async () => {
     await config().update('vault', before_, vscode.ConfigurationTarget.Global);
-    await poll(async () => api.vaultRoot, (r) => r !== vault, 8000);
+    await poll(
+      async () => api.vaultRoot,
+      (r) => r !== vault,
+      8000,
+    );
     fs.rmSync(tmp, { recursive: true, force: true });
   });
 
   it('Baton: Sync Vault commits and pushes to the remote, and the status bar shows the state', async () => {
-    const shown = await poll(async () => api.syncStatusText, (t) => t !== '', 8000);
+    const shown = await poll(
+      async () => api.syncStatusText,
+      (t) => t !== '',
+      8000,
+    );
     assert.match(shown.value, /synced/, 'a shared vault shows its sync item');
     await cli(['note', '--project', 'kestrel', '--agent', 'claude', 'synced from the editor']);
-    const pending = await poll(async () => api.syncStatusText, (t) => t.includes('±1'), 8000);
+    const pending = await poll(
+      async () => api.syncStatusText,
+      (t) => t.includes('±1'),
+      8000,
+    );
     assert.match(pending.value, /^\$\(sync\) ±1$/, 'the changed notes file waits for the next sync');
 
     const result = await vscode.commands.executeCommand<SyncResult | undefined>('baton.syncVault');
@@ -59,7 +75,11 @@ describe('sync vault', function () {
     assert.strictEqual(result.committed, 1);
     assert.strictEqual(result.pushed, 1);
     assert.match(git(remote, 'show', 'main:sessions/kestrel/uncommitted.md'), /synced from the editor/);
-    const done = await poll(async () => api.syncStatusText, (t) => t === '$(check) synced', 8000);
+    const done = await poll(
+      async () => api.syncStatusText,
+      (t) => t === '$(check) synced',
+      8000,
+    );
     assert.strictEqual(done.value, '$(check) synced');
   });
 
@@ -69,7 +89,11 @@ describe('sync vault', function () {
       await cli(['note', '--project', 'kestrel', '--agent', 'claude', 'written offline']);
       const result = await vscode.commands.executeCommand<SyncResult | undefined>('baton.syncVault');
       assert.strictEqual(result, undefined);
-      const failed = await poll(async () => api.syncStatusText, (t) => t.startsWith('$(error)'), 8000);
+      const failed = await poll(
+        async () => api.syncStatusText,
+        (t) => t.startsWith('$(error)'),
+        8000,
+      );
       assert.match(failed.value, /sync failed/);
       assert.match(git(vault, 'log', '-1', '--format=%s'), /baton sync/, 'committed locally');
     } finally {
@@ -86,7 +110,11 @@ describe('sync vault', function () {
     try {
       assert.strictEqual(await vscode.commands.executeCommand('baton.syncVault'), undefined);
       assert.strictEqual(git(vault, 'rev-parse', 'HEAD'), head, 'no commit');
-      const hidden = await poll(async () => api.syncStatusText, (t) => t === '', 8000);
+      const hidden = await poll(
+        async () => api.syncStatusText,
+        (t) => t === '',
+        8000,
+      );
       assert.strictEqual(hidden.value, '', 'no sync state read either');
     } finally {
       await config().update('git.enabled', undefined, vscode.ConfigurationTarget.Global);
@@ -99,9 +127,17 @@ describe('sync vault', function () {
     assert.strictEqual(folder, joined);
     assert.strictEqual(config().get<string>('vault'), joined);
     assert.match(fs.readFileSync(path.join(joined, 'sessions', 'kestrel', 'uncommitted.md'), 'utf8'), /synced from the editor/);
-    await poll(async () => api.vaultRoot, (r) => r === joined, 8000);
+    await poll(
+      async () => api.vaultRoot,
+      (r) => r === joined,
+      8000,
+    );
     await config().update('vault', vault, vscode.ConfigurationTarget.Global);
-    await poll(async () => api.vaultRoot, (r) => r === vault, 8000);
+    await poll(
+      async () => api.vaultRoot,
+      (r) => r === vault,
+      8000,
+    );
   });
 
   it('with baton.sync.afterCheckpoint on, a checkpoint an agent writes reaches the remote by itself', async () => {

@@ -44,7 +44,10 @@ describe('views', () => {
     const lighthouse = roots.find((r) => r.label === 'lighthouse');
     assert.ok(lighthouse, `no lighthouse in ${roots.map((r) => r.label).join(', ')}`);
     assert.strictEqual(lighthouse.item.contextValue, ContextValues.project);
-    assert.ok(roots.some((r) => r.label === 'orchard'), 'a project with only working notes is listed too');
+    assert.ok(
+      roots.some((r) => r.label === 'orchard'),
+      'a project with only working notes is listed too',
+    );
     for (const r of roots) {
       assert.ok(r.item.id, `${r.label} has no stable id`);
       assertSafeTooltip(r);
@@ -76,7 +79,10 @@ describe('views', () => {
       ["Didn't work 2", 'Blockers 1', 'Verified 1', 'Decisions 1', 'Files 2', 'Next add the refund test'],
     );
     const failed = await shown(api.views.checkpoints, sections[0].node);
-    assert.deepStrictEqual(failed.map((f) => f.label), ['retrying the payment call: the crash happens before it', 'guarding in the template: the null comes from the store']);
+    assert.deepStrictEqual(
+      failed.map((f) => f.label),
+      ['retrying the payment call: the crash happens before it', 'guarding in the template: the null comes from the store'],
+    );
     const ids = [...list, ...sections, ...failed].map((s) => s.item.id);
     assert.strictEqual(new Set(ids).size, ids.length, 'ids are unique within the view');
   });
@@ -104,7 +110,10 @@ describe('views', () => {
 
   it('This File: follows the active editor', async () => {
     await vscode.window.showTextDocument(workspaceUri('src/checkout.ts'));
-    const touched = await poll(() => shown(api.views.thisFile), (l) => l.length === 2);
+    const touched = await poll(
+      () => shown(api.views.thisFile),
+      (l) => l.length === 2,
+    );
     assert.deepStrictEqual(
       touched.value.map((t) => (t.node.kind === 'touch' ? t.node.touch.session : '')),
       ['20261001-090000-claude', '20260915-100000-claude'],
@@ -112,13 +121,22 @@ describe('views', () => {
     assert.strictEqual(touched.value[0].item.contextValue, ContextValues.touch);
 
     await vscode.window.showTextDocument(workspaceUri('src/untouched.ts'));
-    const none = await poll(() => shown(api.views.thisFile), (l) => l.length === 0);
+    const none = await poll(
+      () => shown(api.views.thisFile),
+      (l) => l.length === 0,
+    );
     assert.strictEqual(none.value.length, 0);
 
     // README.md is named bare by kestrel and by lighthouse: only kestrel's counts here.
     await vscode.window.showTextDocument(workspaceUri('README.md'));
-    const readme = await poll(() => shown(api.views.thisFile), (l) => l.length > 0);
-    assert.deepStrictEqual(readme.value.map((t) => (t.node.kind === 'touch' ? t.node.touch.project : '')), ['kestrel']);
+    const readme = await poll(
+      () => shown(api.views.thisFile),
+      (l) => l.length > 0,
+    );
+    assert.deepStrictEqual(
+      readme.value.map((t) => (t.node.kind === 'touch' ? t.node.touch.project : '')),
+      ['kestrel'],
+    );
   });
 
   it('a corrupt file in the vault breaks no view', async () => {
@@ -131,7 +149,10 @@ describe('views', () => {
       await vscode.commands.executeCommand('baton.refresh');
       const views = [api.views.projects, api.views.checkpoints, api.views.abandoned, api.views.plans];
       const counts = await Promise.all(views.map(async (v) => (await shown(v)).length));
-      assert.ok(counts.every((c) => c > 0), `every view still has items: ${counts.join(', ')}`);
+      assert.ok(
+        counts.every((c) => c > 0),
+        `every view still has items: ${counts.join(', ')}`,
+      );
       const list = await shown(api.views.checkpoints);
       assert.deepStrictEqual(list.map(sessionOf).slice(0, 4), KESTREL, 'the good checkpoints beside them are all there');
     } finally {

@@ -67,7 +67,10 @@ describe('the installed .vsix', () => {
     const png = fs.readFileSync(path.join(ext.extensionPath, icon));
     assert.ok(png.subarray(1, 4).toString('latin1') === 'PNG', `${icon} is not a PNG`);
     assert.deepStrictEqual([png.readUInt32BE(16), png.readUInt32BE(20)], [128, 128], `${icon} is not 128×128`);
-    assert.ok(fs.readdirSync(ext.extensionPath).some((n) => n.toLowerCase() === 'changelog.md'), 'no CHANGELOG.md in the package');
+    assert.ok(
+      fs.readdirSync(ext.extensionPath).some((n) => n.toLowerCase() === 'changelog.md'),
+      'no CHANGELOG.md in the package',
+    );
   });
 
   it('activates', async () => {
@@ -112,7 +115,7 @@ describe('the installed .vsix', () => {
     assert.strictEqual(r.stdout.trim(), env('BATON_TEST_VERSION'));
   });
 
-  it('connects an agent through the launcher: Cursor\'s user-scope MCP config calls the launcher', async () => {
+  it("connects an agent through the launcher: Cursor's user-scope MCP config calls the launcher", async () => {
     const launcher = await api.launcher();
     assert.ok(launcher);
     const home = env('BATON_TEST_HOME');
@@ -126,7 +129,10 @@ describe('the installed .vsix', () => {
     assert.strictEqual(out.agent, 'cursor');
     assert.strictEqual(out.scope, 'user');
     const mcp = path.join(home, '.cursor', 'mcp.json');
-    assert.ok(out.files.some((f) => f.path === mcp && f.action === 'created'), `mcp.json not created: ${r.stdout}`);
+    assert.ok(
+      out.files.some((f) => f.path === mcp && f.action === 'created'),
+      `mcp.json not created: ${r.stdout}`,
+    );
     assert.ok(fs.readFileSync(mcp, 'utf8').includes(JSON.stringify(launcher)), `${mcp} does not call ${launcher}`);
   });
 
@@ -138,14 +144,15 @@ describe('the installed .vsix', () => {
     assert.match(byLabel.get('Cursor') ?? '', /^connected: User\b/);
   });
 
-  it('Connect Agent… of the installed extension writes the agent\'s files after the go-ahead, calling the launcher', async () => {
+  it("Connect Agent… of the installed extension writes the agent's files after the go-ahead, calling the launcher", async () => {
     const home = env('BATON_TEST_HOME');
     const launcher = await api.launcher();
     assert.ok(launcher);
     // Agent and scope given, as the Agents view's buttons give them: only the go-ahead is asked, answered as a keyboard would.
     const running = vscode.commands.executeCommand<{ files: { path: string; action: string }[] } | undefined>('baton.connectAgent', { agent: 'gemini', scope: 'user' });
     // The go-ahead is asked right after the diffs open (read-only `baton-connect:` documents).
-    const diffOpen = (): boolean => vscode.window.tabGroups.all.some((g) => g.tabs.some((t) => t.input instanceof vscode.TabInputTextDiff && t.input.modified.scheme === 'baton-connect'));
+    const diffOpen = (): boolean =>
+      vscode.window.tabGroups.all.some((g) => g.tabs.some((t) => t.input instanceof vscode.TabInputTextDiff && t.input.modified.scheme === 'baton-connect'));
     // Waited on states, not on time: a loaded machine shows the diff, then the
     // go-ahead, seconds apart. Accepting before the go-ahead is up does nothing,
     // so the keyboard's Enter is pressed again until the command has returned.

@@ -26,7 +26,20 @@ function baton(args: string[]): void {
   assert.strictEqual(r.status, 0, `baton ${args.join(' ')}: ${r.stdout}${r.stderr}`);
 }
 
-const FIRST = ['// Totals of a cart, in integer cents.', 'export interface Line {', '  price: number;', '  qty: number;', '}', '', 'export function total(lines: Line[]): number {', '  let sum = 0;', '  for (const l of lines) sum += l.price * l.qty;', '  return sum;', '}', ''];
+const FIRST = [
+  '// Totals of a cart, in integer cents.',
+  'export interface Line {',
+  '  price: number;',
+  '  qty: number;',
+  '}',
+  '',
+  'export function total(lines: Line[]): number {',
+  '  let sum = 0;',
+  '  for (const l of lines) sum += l.price * l.qty;',
+  '  return sum;',
+  '}',
+  '',
+];
 
 describe('agent blame (UI)', function () {
   let head = '';
@@ -48,11 +61,21 @@ describe('agent blame (UI)', function () {
     fs.writeFileSync(file, cents.join('\n'));
     git(['commit', '-q', '-am', 'totals in integer cents'], t1 + 3600);
     baton([
-      'checkpoint', '--agent', 'claude', '--at', String(t1 + 7200), '--task', 'cart totals in cents',
-      '--failed', 'toFixed(2) on the float sum: still off by a cent on 3 × 0.1',
-      '--decided', 'integer cents end to end; format only at display',
-      '--verified', 'totals match the fixture carts (npm test -- cart)',
-      '--next', 'round tax per line, not on the sum',
+      'checkpoint',
+      '--agent',
+      'claude',
+      '--at',
+      String(t1 + 7200),
+      '--task',
+      'cart totals in cents',
+      '--failed',
+      'toFixed(2) on the float sum: still off by a cent on 3 × 0.1',
+      '--decided',
+      'integer cents end to end; format only at display',
+      '--verified',
+      'totals match the fixture carts (npm test -- cart)',
+      '--next',
+      'round tax per line, not on the sum',
     ]);
   });
 

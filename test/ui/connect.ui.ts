@@ -123,7 +123,10 @@ describe('Connect and the walkthrough (UI)', function () {
     await pick(/Connect Claude Code \(2\/3\)/, /^User/);
 
     // The go-ahead, with the diff of ~/.claude/settings.json open behind it; nothing written yet.
-    await page.locator('.quick-input-widget .quick-input-title').filter({ hasText: /Connect Claude Code\? \(3\/3\)/ }).waitFor({ timeout: 15000 });
+    await page
+      .locator('.quick-input-widget .quick-input-title')
+      .filter({ hasText: /Connect Claude Code\? \(3\/3\)/ })
+      .waitFor({ timeout: 15000 });
     const diff = page.locator('.editor-group-container.active .monaco-diff-editor');
     await diff.waitFor({ timeout: 15000 });
     await page.locator('.tabs-container .tab.active').filter({ hasText: 'settings.json' }).waitFor({ timeout: 15000 });
@@ -162,7 +165,10 @@ describe('Connect and the walkthrough (UI)', function () {
     const pane = await agentsPane();
     const claude = pane.getByRole('treeitem', { name: /^Claude Code/ });
     await claude.waitFor({ timeout: 30000 });
-    await claude.locator('.label-description').filter({ hasText: /^connected: User/ }).waitFor({ timeout: 15000 });
+    await claude
+      .locator('.label-description')
+      .filter({ hasText: /^connected: User/ })
+      .waitFor({ timeout: 15000 });
     assert.deepStrictEqual(await errorNotifications(), []);
     await screenshot('connect-done');
     await page.keyboard.press('Escape');
@@ -173,7 +179,12 @@ describe('Connect and the walkthrough (UI)', function () {
     const launcher = path.join(home, '.baton', 'bin', 'baton');
     const good = fs.readFileSync(launcher, 'utf8');
     // The launcher's runtime gone (an uninstalled Node): every user-scope hook would fail.
-    fs.writeFileSync(launcher, good.replace(/^# runtime: .*$/m, '# runtime: "/opt/uninstalled/node"').replace(/^exec .*$/m, `exec "/opt/uninstalled/node" "${path.join(extensionPath, 'dist', 'cli.js')}" "$@"`));
+    fs.writeFileSync(
+      launcher,
+      good
+        .replace(/^# runtime: .*$/m, '# runtime: "/opt/uninstalled/node"')
+        .replace(/^exec .*$/m, `exec "/opt/uninstalled/node" "${path.join(extensionPath, 'dist', 'cli.js')}" "$@"`),
+    );
     const reopen = await onlyAgents();
     try {
       const pane = await agentsPane();
@@ -181,7 +192,10 @@ describe('Connect and the walkthrough (UI)', function () {
       await pane.hover();
       await pane.locator('.pane-header .action-label[aria-label^="Refresh"]').click();
       const claude = pane.getByRole('treeitem', { name: /^Claude Code/ });
-      await claude.locator('.label-description').filter({ hasText: /1 to fix/ }).waitFor({ timeout: 15000 });
+      await claude
+        .locator('.label-description')
+        .filter({ hasText: /1 to fix/ })
+        .waitFor({ timeout: 15000 });
       // A tree item's accessible name is its tooltip: the whole problem.
       const problem = pane.getByRole('treeitem', { name: /^Claude Code calls the launcher .*, which runs \/opt\/uninstalled\/node, which is gone/ });
       await problem.waitFor({ timeout: 15000 });
@@ -191,7 +205,10 @@ describe('Connect and the walkthrough (UI)', function () {
       await problem.locator('.action-label[aria-label^="Refresh Launcher"]').click();
       await problem.waitFor({ state: 'detached', timeout: 15000 });
       assert.ok(!fs.readFileSync(launcher, 'utf8').includes('/opt/uninstalled/node'), 'the launcher is pointed back at a runtime that is there');
-      await claude.locator('.label-description').filter({ hasText: /^connected: User · (seen|never)/ }).waitFor({ timeout: 15000 });
+      await claude
+        .locator('.label-description')
+        .filter({ hasText: /^connected: User · (seen|never)/ })
+        .waitFor({ timeout: 15000 });
       assert.deepStrictEqual(await errorNotifications(), []);
     } finally {
       if (fs.readFileSync(launcher, 'utf8').includes('/opt/uninstalled/node')) fs.writeFileSync(launcher, good);

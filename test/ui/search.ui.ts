@@ -38,4 +38,3 @@ describe('search (UI)', function () {
     await screenshot('search-opened');
   });
 });
-

@@ -12,7 +12,19 @@
 import * as assert from 'assert';
 import * as fs from 'fs';
 import * as path from 'path';
-import { errorNotifications, expandPane, manifest, openBatonContainer, openFile, openWorkbench, runCommand, screenshot, treeItem, waitForIdle, workbench } from './support/workbench';
+import {
+  errorNotifications,
+  expandPane,
+  manifest,
+  openBatonContainer,
+  openFile,
+  openWorkbench,
+  runCommand,
+  screenshot,
+  treeItem,
+  waitForIdle,
+  workbench,
+} from './support/workbench';
 
 // A root hook: applies to every UI suite loaded beside this file.
 afterEach(async function () {

@@ -81,7 +81,7 @@ describe('agent blame', () => {
     assert.deepStrictEqual(owners(report.lines), ['1-1 claude first pass', '2-2 codex second pass']);
   });
 
-  it('counts a commit before the session began (first folded note, else the previous checkpoint) as nobody\'s', async () => {
+  it("counts a commit before the session began (first folded note, else the previous checkpoint) as nobody's", async () => {
     const c0 = commitAt(repo, T - H, { 'a.ts': 'before\n' });
     await session('kestrel', 'claude', 'late start', T, T + H, c0);
     // No notes: the session began at the previous checkpoint.
@@ -91,7 +91,7 @@ describe('agent blame', () => {
     assert.deepStrictEqual(owners(report.lines), ['2-2 claude no notes']);
   });
 
-  it('gives a session nothing its scope\'s previous checkpoint already stood on, however early it began', async () => {
+  it("gives a session nothing its scope's previous checkpoint already stood on, however early it began", async () => {
     commitAt(repo, T - 100 * H, { 'a.ts': 'a\n' });
     // A person's commit, made before claude's session and after cursor's began.
     const c0 = commitAt(repo, T + H, { 'a.ts': 'a\nperson\n' });
@@ -129,7 +129,7 @@ describe('agent blame', () => {
     assert.deepStrictEqual(owners(typed.report.lines), ['2-2 claude caps', '4-4 claude caps']);
   });
 
-  it('attributes a linked worktree\'s commits to its worktree scope, there and after the merge into main', async () => {
+  it("attributes a linked worktree's commits to its worktree scope, there and after the merge into main", async () => {
     commitAt(repo, T - 100 * H, { 'a.ts': 'base\n' });
     const wt = path.join(parent, 'kestrel-pricing');
     git(repo, 'worktree', 'add', '-q', '-b', 'pricing', wt);
@@ -148,7 +148,7 @@ describe('agent blame', () => {
     assert.deepStrictEqual(owners(inMain.report.lines), ['2-2 claude annual toggle']);
   });
 
-  it('after a rebase keeps the lines of commits not rewritten; a squash\'s lines are nobody\'s until a checkpoint records them', async () => {
+  it("after a rebase keeps the lines of commits not rewritten; a squash's lines are nobody's until a checkpoint records them", async () => {
     commitAt(repo, T - 100 * H, { 'a.ts': 'base\n', 'b.ts': 'b\n' });
     const c1 = commitAt(repo, T + H, { 'a.ts': 'base\none\n' });
     commitAt(repo, T + H + 60, { 'a.ts': 'base\none\ntwo\n' });
@@ -165,7 +165,7 @@ describe('agent blame', () => {
     assert.deepStrictEqual(owners((await blame(v.baton, path.join(repo, 'b.ts'))).report.lines), ['2-2 claude tidy history']);
   });
 
-  it('answers from a checkpoint\'s recorded commits without its range, and keeps the key through a re-read', async () => {
+  it("answers from a checkpoint's recorded commits without its range, and keeps the key through a re-read", async () => {
     commitAt(repo, T - 100 * H, { 'a.ts': 'a\n' });
     const c1 = commitAt(repo, T - 50 * H, { 'a.ts': 'a\nb\n' });
     // Made long before the session's notes, yet recorded: the record wins over the walk.
@@ -218,7 +218,7 @@ describe('agent blame', () => {
     assert.deepStrictEqual(owners(report.lines), ['3-3 cursor after'], `line 2 (${c1}) was made in the session that recorded no commit`);
   });
 
-  it('keeps the checkpoints read until one of the project\'s checkpoint files changes, and sees a new or rewritten one', async () => {
+  it("keeps the checkpoints read until one of the project's checkpoint files changes, and sees a new or rewritten one", async () => {
     commitAt(repo, T - 100 * H, { 'a.ts': 'a\n' });
     const c1 = commitAt(repo, T + H, { 'a.ts': 'a\nb\n' });
     const kept = new AgentBlame(() => v.baton);

@@ -12,7 +12,7 @@ import { applyPlan } from '../../src/adapters/agents/configWriter';
 import { BatonError } from '../../src/core/errors';
 import { actions, json, jsonc, nestedCommands, toml, world, type Obj, type World } from './support/agentWorld';
 
-describe('connect: agents\' config files', function () {
+describe("connect: agents' config files", function () {
   this.timeout(30_000);
   let w: World;
   beforeEach(() => {
@@ -37,7 +37,13 @@ describe('connect: agents\' config files', function () {
       const settings = path.join(w.home, '.claude', 'settings.json');
       assert.deepEqual(actions(plan), ['settings.json:created']);
       const v = json(w.read(settings));
-      for (const [event, baton] of [['SessionStart', 'session-start'], ['PreCompact', 'pre-compact'], ['PostToolUse', 'post-tool-use'], ['Stop', 'stop'], ['SessionEnd', 'session-end']]) {
+      for (const [event, baton] of [
+        ['SessionStart', 'session-start'],
+        ['PreCompact', 'pre-compact'],
+        ['PostToolUse', 'post-tool-use'],
+        ['Stop', 'stop'],
+        ['SessionEnd', 'session-end'],
+      ]) {
         assert.deepEqual(nestedCommands(v, event), [`${w.launcher} --vault "${w.vault}" hook claude-code ${baton}`], event);
       }
       assert.equal(v.hooks.PostToolUse[0].matcher, 'Edit|Write|NotebookEdit|ExitPlanMode');
@@ -50,7 +56,7 @@ describe('connect: agents\' config files', function () {
       assert.deepEqual(JSON.parse(m[1]), { command: w.launcher, args: ['mcp'], env: { BATON_VAULT: w.vault, BATON_AGENT: 'claude-code' } });
     });
 
-    it('keeps the person\'s settings byte for byte around its own, changes nothing the second time, and gives the file back', () => {
+    it("keeps the person's settings byte for byte around its own, changes nothing the second time, and gives the file back", () => {
       const settings = path.join(w.home, '.claude', 'settings.json');
       w.write(settings, THEIRS);
       assert.deepEqual(actions(w.run('claude-code', 'connect')), ['settings.json:updated']);
@@ -114,7 +120,7 @@ describe('connect: agents\' config files', function () {
       assert.deepEqual(nestedCommands(json(w.read(settings)), 'SessionStart'), [`${w.launcher} --vault "${w.vault}" hook claude-code session-start`]);
     });
 
-    it('quotes a launcher path with a space for the hook\'s shell', () => {
+    it("quotes a launcher path with a space for the hook's shell", () => {
       const spaced = world('Application Support/baton/bin');
       try {
         spaced.run('claude-code', 'connect');
@@ -125,7 +131,7 @@ describe('connect: agents\' config files', function () {
       }
     });
 
-    it('keeps the file\'s mode, and keeps its backup under ~/.baton, not beside the file', () => {
+    it("keeps the file's mode, and keeps its backup under ~/.baton, not beside the file", () => {
       const settings = path.join(w.project, '.claude', 'settings.local.json');
       w.write(settings, THEIRS);
       fs.chmodSync(settings, 0o600);
@@ -149,7 +155,10 @@ describe('connect: agents\' config files', function () {
     it('refuses a file that is not JSON, and changes nothing', () => {
       const settings = path.join(w.home, '.claude', 'settings.json');
       w.write(settings, '{ "model": ');
-      assert.throws(() => w.run('claude-code', 'connect'), (e: unknown) => e instanceof BatonError && /not valid JSON/.test(e.message));
+      assert.throws(
+        () => w.run('claude-code', 'connect'),
+        (e: unknown) => e instanceof BatonError && /not valid JSON/.test(e.message),
+      );
       assert.equal(w.read(settings), '{ "model": ');
     });
   });
@@ -184,7 +193,7 @@ model = "o4-mini"
       w.write(file, CONFIG);
       w.run('codex', 'connect');
       const after = w.read(file);
-      assert.ok(after.startsWith(CONFIG), 'every byte of the person\'s file is still there, in place');
+      assert.ok(after.startsWith(CONFIG), "every byte of the person's file is still there, in place");
       const v = toml(after);
       assert.equal(v.model, 'o3');
       assert.deepEqual(v.mcp_servers.docs, { command: 'npx', args: ['-y', '@acme/docs-mcp'] });
@@ -223,11 +232,14 @@ model = "o4-mini"
       assert.equal(w.read(file), CONFIG.replace('model = "o3"', 'model = "o4"'));
     });
 
-    it('refuses a [mcp_servers.baton] that is not Baton\'s', () => {
+    it("refuses a [mcp_servers.baton] that is not Baton's", () => {
       const file = path.join(w.home, '.codex', 'config.toml');
       const theirs = '[mcp_servers.baton]\ncommand = "relay-race"\nargs = []\n';
       w.write(file, theirs);
-      assert.throws(() => w.run('codex', 'connect'), (e: unknown) => e instanceof BatonError && /not Baton's/.test(e.message));
+      assert.throws(
+        () => w.run('codex', 'connect'),
+        (e: unknown) => e instanceof BatonError && /not Baton's/.test(e.message),
+      );
       assert.equal(w.read(file), theirs);
     });
 
@@ -239,7 +251,10 @@ model = "o4-mini"
     });
 
     it('has no local scope', () => {
-      assert.throws(() => w.run('codex', 'connect', 'local'), (e: unknown) => e instanceof BatonError && e.kind === 'usage');
+      assert.throws(
+        () => w.run('codex', 'connect', 'local'),
+        (e: unknown) => e instanceof BatonError && e.kind === 'usage',
+      );
     });
   });
 
@@ -268,7 +283,7 @@ model = "o4-mini"
       assert.deepEqual(hooks.hooks.afterFileEdit, [{ command: `${w.launcher} --vault "${w.vault}" hook cursor file-edit`, timeout: 10 }]);
     });
 
-    it('sits beside the person\'s servers and hooks, twice is unchanged, disconnect gives both files back', () => {
+    it("sits beside the person's servers and hooks, twice is unchanged, disconnect gives both files back", () => {
       const mcpFile = path.join(w.home, '.cursor', 'mcp.json');
       const hooksFile = path.join(w.home, '.cursor', 'hooks.json');
       w.write(mcpFile, MCP);
@@ -277,7 +292,10 @@ model = "o4-mini"
       const mcp = json(w.read(mcpFile));
       assert.deepEqual(Object.keys(mcp.mcpServers), ['github', 'baton']);
       const hooks = json(w.read(hooksFile));
-      assert.deepEqual(hooks.hooks.afterFileEdit.map((h: Obj) => h.command), ['./hooks/format.sh', `${w.launcher} --vault "${w.vault}" hook cursor file-edit`]);
+      assert.deepEqual(
+        hooks.hooks.afterFileEdit.map((h: Obj) => h.command),
+        ['./hooks/format.sh', `${w.launcher} --vault "${w.vault}" hook cursor file-edit`],
+      );
       assert.deepEqual(actions(w.run('cursor', 'connect')), ['mcp.json:unchanged', 'hooks.json:unchanged']);
       w.run('cursor', 'disconnect');
       assert.equal(w.read(mcpFile), MCP);
@@ -310,11 +328,14 @@ model = "o4-mini"
     it('refuses an "baton" server that is not Baton\'s', () => {
       const mcpFile = path.join(w.home, '.cursor', 'mcp.json');
       w.write(mcpFile, '{"mcpServers": {"baton": {"command": "python", "args": ["relay.py"]}}}');
-      assert.throws(() => w.run('cursor', 'connect'), (e: unknown) => e instanceof BatonError && /not Baton's/.test(e.message));
+      assert.throws(
+        () => w.run('cursor', 'connect'),
+        (e: unknown) => e instanceof BatonError && /not Baton's/.test(e.message),
+      );
     });
   });
 
-  it('quotes launcher and vault paths so the hook\'s shell reads them back exactly', function () {
+  it("quotes launcher and vault paths so the hook's shell reads them back exactly", function () {
     if (process.platform === 'win32') this.skip();
     const words = ['/home/me/.baton/bin/baton', '/Users/Jo Ann/notes', 'C:\\Users\\me\\.baton\\bin\\baton.cmd', `it's "quoted" $HOME \`x\` \\n`, '/a;b&c|d'];
     for (const word of words) {
@@ -327,7 +348,10 @@ model = "o4-mini"
     w.write(file, '{}\n');
     const plan = planAgent('cursor', 'connect', w.input('user'));
     w.write(file, '{ "mcpServers": { "new": { "command": "x", "args": [] } } }\n');
-    assert.throws(() => applyPlan(plan), (e: unknown) => e instanceof BatonError && /changed since/.test(e.message));
+    assert.throws(
+      () => applyPlan(plan),
+      (e: unknown) => e instanceof BatonError && /changed since/.test(e.message),
+    );
     assert.equal(w.read(file), '{ "mcpServers": { "new": { "command": "x", "args": [] } } }\n');
   });
 

@@ -28,7 +28,7 @@ describe('connect: Gemini CLI and Copilot config files', () => {
 }
 `;
 
-    it('puts the server and the hooks, timeouts in milliseconds, into one settings.json beside the person\'s, comments kept', () => {
+    it("puts the server and the hooks, timeouts in milliseconds, into one settings.json beside the person's, comments kept", () => {
       const file = path.join(w.home, '.gemini', 'settings.json');
       w.write(file, SETTINGS);
       assert.deepEqual(actions(w.run('gemini', 'connect')), ['settings.json:updated']);
@@ -40,7 +40,7 @@ describe('connect: Gemini CLI and Copilot config files', () => {
       assert.deepEqual(v.mcpServers.baton, { command: w.launcher, args: ['mcp'], env: { BATON_VAULT: w.vault, BATON_AGENT: 'gemini' } });
       assert.deepEqual(nestedCommands(v, 'AfterTool'), ['prettier --write', `${w.launcher} --vault "${w.vault}" hook gemini post-tool-use`]);
       assert.equal(v.hooks.AfterTool[1].matcher, '^(write_file|replace)$');
-      assert.deepEqual(nestedCommands(v, 'PreCompress'), [`${w.launcher} --vault "${w.vault}" hook gemini pre-compact`], 'Gemini\'s event is PreCompress');
+      assert.deepEqual(nestedCommands(v, 'PreCompress'), [`${w.launcher} --vault "${w.vault}" hook gemini pre-compact`], "Gemini's event is PreCompress");
       assert.equal(v.hooks.SessionStart[0].hooks[0].timeout, 30_000);
       assert.deepEqual(actions(w.run('gemini', 'connect')), ['settings.json:unchanged']);
       w.run('gemini', 'disconnect');
@@ -71,7 +71,13 @@ describe('connect: Gemini CLI and Copilot config files', () => {
       assert.deepEqual(hooks.hooks.agentStop, [
         { type: 'command', bash: `${w.launcher} --vault "${w.vault}" hook copilot stop`, powershell: `${w.launcher} --vault '${w.vault}' hook copilot stop`, timeoutSec: 10 },
       ]);
-      assert.deepEqual(json(w.read(mcpFile)).mcpServers.baton, { type: 'local', command: w.launcher, args: ['mcp'], env: { BATON_VAULT: w.vault, BATON_AGENT: 'copilot' }, tools: ['*'] });
+      assert.deepEqual(json(w.read(mcpFile)).mcpServers.baton, {
+        type: 'local',
+        command: w.launcher,
+        args: ['mcp'],
+        env: { BATON_VAULT: w.vault, BATON_AGENT: 'copilot' },
+        tools: ['*'],
+      });
       assert.deepEqual(actions(w.run('copilot', 'connect')), ['baton.json:unchanged', 'mcp-config.json:unchanged']);
       w.run('copilot', 'disconnect');
       assert.equal(w.exists(path.join(w.home, '.copilot', 'hooks', 'baton.json')), false);

@@ -22,7 +22,10 @@ describe('agent status', () => {
     assert.equal(agentStatus('codex', w.input('user')).connected, 'partly');
     w.run('codex', 'connect');
     const moved = agentStatus('codex', { ...w.input('user'), launcherPath: '/opt/baton/bin/baton' });
-    assert.deepEqual(moved.files.map((f) => f.state), ['outdated', 'outdated']);
+    assert.deepEqual(
+      moved.files.map((f) => f.state),
+      ['outdated', 'outdated'],
+    );
     assert.match(moved.problems[0], /baton connect codex --scope user/);
     w.write(path.join(w.home, '.cursor', 'mcp.json'), '{ nope');
     const broken = agentStatus('cursor', w.input('user'));
@@ -33,6 +36,9 @@ describe('agent status', () => {
   it('lists the agents found in HOME first', () => {
     fs.mkdirSync(path.join(w.home, '.gemini'));
     fs.mkdirSync(path.join(w.home, '.codex'));
-    assert.deepEqual(agentsByPresence(w.home).map((a) => `${a.agent}:${a.present}`), ['codex:true', 'gemini:true', 'claude-code:false', 'cursor:false', 'copilot:false']);
+    assert.deepEqual(
+      agentsByPresence(w.home).map((a) => `${a.agent}:${a.present}`),
+      ['codex:true', 'gemini:true', 'claude-code:false', 'cursor:false', 'copilot:false'],
+    );
   });
 });

@@ -110,7 +110,7 @@ describe('app: the commit recipe every door follows', () => {
     fs.rmSync(dir, { recursive: true, force: true });
   });
 
-  it("drops the placeholders from an agent's \"failed\", says so, and records the folder's git state and the commits its session made", async () => {
+  it('drops the placeholders from an agent\'s "failed", says so, and records the folder\'s git state and the commits its session made', async () => {
     const repo = gitRepo(dir, 'kestrel', 'fix-cart');
     // The session began before the repository's one commit (made now, T0 is in the past).
     await v.baton.note('kestrel', 'claude', 'started on the cart', T0 - 60);
@@ -196,9 +196,18 @@ describe('app: why, with basic-memory beside', () => {
 
   it('marks every touch with its origin, newest first, and finds basic-memory sessions of the project', async () => {
     await v.baton.commit({ scope: 'kestrel', agent: 'claude', fields: { task: 'cart', files: ['src/cart.ts'] } });
-    assert.deepEqual((await why(v.baton, 'cart.ts', 20)).map((t) => t.origin), ['baton']);
-    assert.deepEqual((await why(v.baton, 'cart.ts', 20, bm)).map((t) => t.origin), ['basic-memory', 'baton']);
-    assert.deepEqual((await why(v.baton, 'cart.ts', 1, bm)).map((t) => t.origin), ['basic-memory']);
+    assert.deepEqual(
+      (await why(v.baton, 'cart.ts', 20)).map((t) => t.origin),
+      ['baton'],
+    );
+    assert.deepEqual(
+      (await why(v.baton, 'cart.ts', 20, bm)).map((t) => t.origin),
+      ['basic-memory', 'baton'],
+    );
+    assert.deepEqual(
+      (await why(v.baton, 'cart.ts', 1, bm)).map((t) => t.origin),
+      ['basic-memory'],
+    );
     assert.equal(basicMemorySessionsOf(bm, 'kestrel/wt-one').length, 1);
     assert.deepEqual(basicMemorySessionsOf(undefined, 'kestrel'), []);
   });

@@ -108,20 +108,27 @@ describe('basic-memory session notes (read-only)', function () {
   it('reads only session notes, newest first, skipping broken files and hidden folders, and never writes', () => {
     const before = snapshot(bm);
     const sessions = readBasicMemorySessions(bm);
-    assert.deepEqual(sessions.map((s) => s.slug), ['basic-memory/sessions/checkout-flake', 'basic-memory/sessions/deep/older']);
+    assert.deepEqual(
+      sessions.map((s) => s.slug),
+      ['basic-memory/sessions/checkout-flake', 'basic-memory/sessions/deep/older'],
+    );
     assert.deepEqual(snapshot(bm), before);
   });
 
-  it('answers why by the same path rules, merged with Baton\'s touches by time', () => {
+  it("answers why by the same path rules, merged with Baton's touches by time", () => {
     const sessions = readBasicMemorySessions(bm);
-    assert.deepEqual(basicMemoryTouches(sessions, './src/checkout/cart.ts').map((t) => [t.slug, t.matched, t.origin]), [
-      ['basic-memory/sessions/checkout-flake', 'src/checkout/cart.ts', 'basic-memory'],
-    ]);
+    assert.deepEqual(
+      basicMemoryTouches(sessions, './src/checkout/cart.ts').map((t) => [t.slug, t.matched, t.origin]),
+      [['basic-memory/sessions/checkout-flake', 'src/checkout/cart.ts', 'basic-memory']],
+    );
     assert.deepEqual(basicMemoryTouches(sessions, 'art.ts'), []);
     assert.deepEqual(basicMemoryTouches(sessions, 'fence.ts'), [], 'code fences are not observations');
     const baton = [{ session: 's', project: 'kestrel', agent: 'codex', task: 't', matched: 'cart.ts', ts: Date.UTC(2026, 7, 20) / 1000, slug: 'sessions/kestrel/s' }];
     const merged = mergeTouches(baton, basicMemoryTouches(sessions, 'cart.ts'), 20);
-    assert.deepEqual(merged.map((t) => t.origin), ['baton', 'basic-memory']);
+    assert.deepEqual(
+      merged.map((t) => t.origin),
+      ['baton', 'basic-memory'],
+    );
     assert.equal(mergeTouches(baton, basicMemoryTouches(sessions, 'cart.ts'), 1).length, 1);
   });
 
@@ -131,7 +138,7 @@ describe('basic-memory session notes (read-only)', function () {
     assert.equal(basicMemoryDir('/flag', { BATON_BASIC_MEMORY: '/bm' }), path.resolve('/flag'));
   });
 
-  it('shows up in the MCP server\'s why, and the folder stays untouched', async () => {
+  it("shows up in the MCP server's why, and the folder stays untouched", async () => {
     ensureBuilt();
     const vault = tempDir('baton-bm-vault-');
     const before = snapshot(bm);
@@ -145,15 +152,21 @@ describe('basic-memory session notes (read-only)', function () {
       );
       const r = (await client.callTool({ name: 'why', arguments: { file: 'cart.ts' } })) as CallToolResult;
       const touches = (r.structuredContent as { touches: { origin: string; task: string }[] }).touches;
-      assert.deepEqual(touches.map((t) => [t.origin, t.task]), [
-        ['baton', 'coupon retry'],
-        ['basic-memory', 'Chased the flaky coupon test #testing'],
-      ]);
+      assert.deepEqual(
+        touches.map((t) => [t.origin, t.task]),
+        [
+          ['baton', 'coupon retry'],
+          ['basic-memory', 'Chased the flaky coupon test #testing'],
+        ],
+      );
       assert.match((r.content[0] as { text: string }).text, /\(basic-memory\)/);
       const resume = (await client.callTool({ name: 'resume', arguments: { project: 'kestrel' } })) as CallToolResult;
       assert.match((resume.content[0] as { text: string }).text, /basic-memory session notes \(2\):\n {2}- basic-memory\/sessions\/checkout-flake \(claude-code, /);
       const bmJson = (resume.structuredContent as { basicMemory: { slug: string }[] }).basicMemory;
-      assert.deepEqual(bmJson.map((s) => s.slug), ['basic-memory/sessions/checkout-flake', 'basic-memory/sessions/deep/older']);
+      assert.deepEqual(
+        bmJson.map((s) => s.slug),
+        ['basic-memory/sessions/checkout-flake', 'basic-memory/sessions/deep/older'],
+      );
     } finally {
       await client.close();
       fs.rmSync(vault, { recursive: true, force: true });

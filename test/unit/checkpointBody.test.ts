@@ -1,13 +1,5 @@
 import assert from 'node:assert/strict';
-import {
-  isEmptyCheckpoint,
-  normalizeFields,
-  normalizeProse,
-  oneLine,
-  parseBody,
-  parseFields,
-  renderBody,
-} from '../../src/core/checkpointBody';
+import { isEmptyCheckpoint, normalizeFields, normalizeProse, oneLine, parseBody, parseFields, renderBody } from '../../src/core/checkpointBody';
 import type { CheckpointFields } from '../../src/core/model';
 import { emptyFields } from '../../src/core/model';
 
@@ -49,10 +41,7 @@ describe('renderBody', () => {
   });
 
   it('writes prose as heading, blank line, text; bullets as "- item"', () => {
-    assert.equal(
-      renderBody(fields({ task: 'T', decisions: ['a', 'b'], next: 'N' })),
-      '## Task\n\nT\n\n## Decisions\n\n- a\n- b\n\n## Next\n\nN\n',
-    );
+    assert.equal(renderBody(fields({ task: 'T', decisions: ['a', 'b'], next: 'N' })), '## Task\n\nT\n\n## Decisions\n\n- a\n- b\n\n## Next\n\nN\n');
   });
 
   it('writes only non-empty sections, and nothing at all for empty fields', () => {

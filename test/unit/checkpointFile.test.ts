@@ -21,7 +21,17 @@ const reread = (cp: Checkpoint, scope = cp.project): Checkpoint => parseCheckpoi
 describe('isCheckpointFileName', () => {
   it('takes only <8 digits>-….md', () => {
     for (const n of ['20260814-143207-claude.md', '20260814-143207-claude-code.md', '12345678-.md']) assert.ok(isCheckpointFileName(n), n);
-    for (const n of ['uncommitted.md', 'plan-20260814-141500-claude.md', 'zz-notes.md', '.20260814-143207-claude.md.tmp', '20260814-143207-claude.md.tmp-123', '2026081-143207-claude.md', '20260814_143207-claude.md', '20260814-143207-claude.txt', '２０２６０８１４-x.md']) {
+    for (const n of [
+      'uncommitted.md',
+      'plan-20260814-141500-claude.md',
+      'zz-notes.md',
+      '.20260814-143207-claude.md.tmp',
+      '20260814-143207-claude.md.tmp-123',
+      '2026081-143207-claude.md',
+      '20260814_143207-claude.md',
+      '20260814-143207-claude.txt',
+      '２０２６０８１４-x.md',
+    ]) {
       assert.equal(isCheckpointFileName(n), false, n);
     }
   });
@@ -50,8 +60,7 @@ describe('a checkpoint written by Logos', () => {
     slug: 'sessions/kestrel/20260814-143207-claude',
     task: 'Add the annual billing toggle to PricingTable',
     intent: 'Customers on the sales calls keep asking for yearly billing; the toggle unblocks the launch.',
-    state:
-      'The toggle renders and switches the displayed prices. Price math lives in src/lib/price.ts.\nThe component test cannot run yet.',
+    state: 'The toggle renders and switches the displayed prices. Price math lives in src/lib/price.ts.\nThe component test cannot run yet.',
     decisions: ['keep the billing period in PricingTable state: it is the only reader', 'annual price = 10 × monthly, rounded to whole euros'],
     failed: ['a global zustand store for the period: too much machinery for one flag', 'CSS-only toggle: cannot change the numbers'],
     verified: ['annualPrice(9) is 90 — npm test -- price'],
@@ -86,9 +95,25 @@ describe('renderCheckpoint', () => {
 
   it('writes the keys in the contract order, then Baton keys', () => {
     assert.deepEqual(keysOf(renderCheckpoint(full)), [
-      'type', 'title', 'project', 'agent', 'session', 'handoff_to', 'auto_closed', 'branch', 'commit', 'commit_subject',
-      'uncommitted', 'uncommitted_unreadable', 'worktree', 'touched', 'relations', 'first_seen', 'checkpointed',
-      'agent_session', 'folded',
+      'type',
+      'title',
+      'project',
+      'agent',
+      'session',
+      'handoff_to',
+      'auto_closed',
+      'branch',
+      'commit',
+      'commit_subject',
+      'uncommitted',
+      'uncommitted_unreadable',
+      'worktree',
+      'touched',
+      'relations',
+      'first_seen',
+      'checkpointed',
+      'agent_session',
+      'folded',
     ]);
   });
 
@@ -133,10 +158,61 @@ describe('renderCheckpoint', () => {
 
   it('quotes whatever YAML would misread, and js-yaml reads every string back', () => {
     const tricky = [
-      'yes', 'no', 'on', 'off', 'y', 'n', 'true', 'False', 'null', '~', '0123456', '1234567', '1e10', '0x1F', '.inf', '-.5',
-      '2026-08-14', '12:30', ' lead', 'trail ', 'a: b', 'x #y', '#c', '- b', '-', '"q"', "it's", '[a]', '{a}', '&a', '*a', '!t',
-      '|', '>', '%x', '@x', '`x', '?', ':', 'a:', 'line\nbreak', 'tab\there', 'nel\u0085x', 'del\u007f', 'bom\ufeff', 'ls\u2028x',
-      'emoji 🚀', 'Кестрел', '東京', 'back\\slash', '<<', '=', '---', '...', 'a\u0000b',
+      'yes',
+      'no',
+      'on',
+      'off',
+      'y',
+      'n',
+      'true',
+      'False',
+      'null',
+      '~',
+      '0123456',
+      '1234567',
+      '1e10',
+      '0x1F',
+      '.inf',
+      '-.5',
+      '2026-08-14',
+      '12:30',
+      ' lead',
+      'trail ',
+      'a: b',
+      'x #y',
+      '#c',
+      '- b',
+      '-',
+      '"q"',
+      "it's",
+      '[a]',
+      '{a}',
+      '&a',
+      '*a',
+      '!t',
+      '|',
+      '>',
+      '%x',
+      '@x',
+      '`x',
+      '?',
+      ':',
+      'a:',
+      'line\nbreak',
+      'tab\there',
+      'nel\u0085x',
+      'del\u007f',
+      'bom\ufeff',
+      'ls\u2028x',
+      'emoji 🚀',
+      'Кестрел',
+      '東京',
+      'back\\slash',
+      '<<',
+      '=',
+      '---',
+      '...',
+      'a\u0000b',
     ];
     for (const s of tricky) {
       const cp = makeCheckpoint({
@@ -219,8 +295,16 @@ describe('parseCheckpoint', () => {
   it('never throws: empty, binary junk, every prefix of a torn file, odd YAML', () => {
     const whole = renderCheckpoint(makeCheckpoint({ task: 'a', decisions: ['b'], extra: { k: [1, { x: 2 }] } }));
     const inputs = [
-      '', '---', '---\n', '---\n---', '\u0000\u0001\u0002\ufffd', '---\n- a list\n---\n', '---\n"just a string"\n---\n',
-      '---\n&a [*a]\n---\n', '---\n__proto__: {polluted: 1}\n---\n', '---\n' + '['.repeat(10000) + '\n---\n',
+      '',
+      '---',
+      '---\n',
+      '---\n---',
+      '\u0000\u0001\u0002\ufffd',
+      '---\n- a list\n---\n',
+      '---\n"just a string"\n---\n',
+      '---\n&a [*a]\n---\n',
+      '---\n__proto__: {polluted: 1}\n---\n',
+      '---\n' + '['.repeat(10000) + '\n---\n',
       Buffer.from(Array.from({ length: 512 }, (_, i) => (i * 37) % 256)).toString('latin1'),
       ...Array.from({ length: whole.length + 1 }, (_, i) => whole.slice(0, i)),
     ];
@@ -294,7 +378,8 @@ describe('working notes', () => {
   });
 
   it('reads the contract example', () => {
-    const text = notesHeader('kestrel') +
+    const text =
+      notesHeader('kestrel') +
       '- the annual toggle belongs in PricingTable <!-- ts=1755181927 agent=claude -->\n' +
       '- vitest needs jsdom for the PricingTable test <!-- ts=1755182001 agent=cursor -->\n';
     assert.deepEqual(parseNotes(text), [
@@ -314,13 +399,22 @@ describe('working notes', () => {
   it('ignores lines that do not match, and a torn last line loses nothing before it', () => {
     const good = renderNoteLine({ text: 'one', agent: 'a', ts: 1 }) + renderNoteLine({ text: 'two', agent: 'b', ts: 2 });
     const torn = good + '- three <!-- ts=3 age';
-    assert.deepEqual(parseNotes(torn).map((n) => n.text), ['one', 'two']);
-    assert.deepEqual(parseNotes('junk\n\u0000\n' + good.replace(/\n/g, '\r\n')).map((n) => n.text), ['one', 'two']);
+    assert.deepEqual(
+      parseNotes(torn).map((n) => n.text),
+      ['one', 'two'],
+    );
+    assert.deepEqual(
+      parseNotes('junk\n\u0000\n' + good.replace(/\n/g, '\r\n')).map((n) => n.text),
+      ['one', 'two'],
+    );
   });
 
   it('reads a hand-written note with a bare CR or a line separator inside it, on one line', () => {
     const text = '- tried a\rreplica <!-- ts=3 agent=a -->\n- then b\u2028c\u2029d <!-- ts=4 agent=a -->\n- e\u0085f <!-- ts=5 agent=a -->\n';
-    assert.deepEqual(parseNotes(text).map((n) => n.text), ['tried a replica', 'then b c d', 'e f']);
+    assert.deepEqual(
+      parseNotes(text).map((n) => n.text),
+      ['tried a replica', 'then b c d', 'e f'],
+    );
   });
 
   it('writes the agent as a safe name and a whole, non-negative ts', () => {

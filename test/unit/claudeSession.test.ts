@@ -25,8 +25,30 @@ describe('claudeSession', () => {
   });
 
   it('refuses an id a shell or claude could misread', () => {
-    for (const id of ['', 'a;b', '$(id)', '`id`', 'a b', 'a\nb', '../x', '--dangerously-skip-permissions', '-p', '_x', 'é', 'x'.repeat(129), "a'b", 'a"b', 'a|b', 'a&b', '%PATH%']) {
-      assert.throws(() => claudeResumeLine(id), (e: unknown) => e instanceof BatonError && e.kind === 'refused' && /only letters, digits/.test(e.message), JSON.stringify(id));
+    for (const id of [
+      '',
+      'a;b',
+      '$(id)',
+      '`id`',
+      'a b',
+      'a\nb',
+      '../x',
+      '--dangerously-skip-permissions',
+      '-p',
+      '_x',
+      'é',
+      'x'.repeat(129),
+      "a'b",
+      'a"b',
+      'a|b',
+      'a&b',
+      '%PATH%',
+    ]) {
+      assert.throws(
+        () => claudeResumeLine(id),
+        (e: unknown) => e instanceof BatonError && e.kind === 'refused' && /only letters, digits/.test(e.message),
+        JSON.stringify(id),
+      );
     }
   });
 });

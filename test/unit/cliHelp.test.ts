@@ -54,7 +54,7 @@ describe('baton --help (built CLI)', function () {
     assert.equal(JSON.parse(note.stdout).text, '--help');
   });
 
-  it('is the README\'s CLI block, line for line', async () => {
+  it("is the README's CLI block, line for line", async () => {
     const readme = fs.readFileSync(path.join(ROOT, 'README.md'), 'utf8');
     const block = /## The `baton` CLI\n\n```\n([\s\S]*?)```\n/.exec(readme);
     assert.ok(block, 'README.md has a "## The `baton` CLI" section opening with a code block');

@@ -35,8 +35,22 @@ describe("Codex's hook trust, as doctor reads it", () => {
     );
   const key = (event: string): string => `${path.join(home, '.codex', 'hooks.json')}:${event}:0:0`;
   const state = (entries: Record<string, string>): void =>
-    fs.writeFileSync(path.join(home, '.codex', 'config.toml'), Object.entries(entries).map(([k, v]) => `[hooks.state.${JSON.stringify(k)}]\n${v}\n`).join('\n'));
-  const input = (): AgentHealthInput => ({ agent: 'codex', scope: 'user', projectDir: home, vault: home, home, launcher: {} as AgentHealthInput['launcher'], seen: [], pathEnv: '' });
+    fs.writeFileSync(
+      path.join(home, '.codex', 'config.toml'),
+      Object.entries(entries)
+        .map(([k, v]) => `[hooks.state.${JSON.stringify(k)}]\n${v}\n`)
+        .join('\n'),
+    );
+  const input = (): AgentHealthInput => ({
+    agent: 'codex',
+    scope: 'user',
+    projectDir: home,
+    vault: home,
+    home,
+    launcher: {} as AgentHealthInput['launcher'],
+    seen: [],
+    pathEnv: '',
+  });
   const connected = { connected: 'yes' } as AgentStatus;
 
   it("hashes a hook as Codex 0.169.0 does (its hooks/list's currentHash), matcher or none", () => {
@@ -44,9 +58,15 @@ describe("Codex's hook trust, as doctor reads it", () => {
     assert.equal(codexHookHash('SessionStart', undefined, { command: START, timeout: 30 }), 'sha256:4d84838153ddbfde8b7d1e754a12ba4831daf80bde3334a05e7718df72877b35');
   });
 
-  it('never trusted: each of Baton\'s hooks untrusted, a hook not Baton\'s left out, and doctor names the /hooks step', () => {
+  it("never trusted: each of Baton's hooks untrusted, a hook not Baton's left out, and doctor names the /hooks step", () => {
     write();
-    assert.deepEqual(codexHookTrust({ scope: 'user', home, projectDir: home }).map((v) => [v.event, v.trust]), [['SessionStart', 'untrusted'], ['PostToolUse', 'untrusted']]);
+    assert.deepEqual(
+      codexHookTrust({ scope: 'user', home, projectDir: home }).map((v) => [v.event, v.trust]),
+      [
+        ['SessionStart', 'untrusted'],
+        ['PostToolUse', 'untrusted'],
+      ],
+    );
     const [p, ...rest] = codexTrustProblems(input(), connected);
     assert.equal(rest.length, 0);
     assert.match(p.text, /has not trusted Baton's user-scope hooks \(SessionStart, PostToolUse\)[\s\S]*\/hooks/);

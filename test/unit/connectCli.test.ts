@@ -32,7 +32,10 @@ function snapshot(dir: string): Record<string, string> {
 
 /** A person's own files, one per agent, in shapes Baton must keep: their own entries, comments, indentation, no final newline. */
 const OWN: Record<string, { file: string; text: string }> = {
-  'claude-code': { file: '.claude/settings.json', text: '{\n    "model": "opus",\n    "hooks": {\n        "SessionStart": [{ "hooks": [{ "type": "command", "command": "echo hi" }] }]\n    }\n}' },
+  'claude-code': {
+    file: '.claude/settings.json',
+    text: '{\n    "model": "opus",\n    "hooks": {\n        "SessionStart": [{ "hooks": [{ "type": "command", "command": "echo hi" }] }]\n    }\n}',
+  },
   codex: { file: '.codex/config.toml', text: '# my settings\nmodel = "gpt-5"\n\n[mcp_servers.docs]\ncommand = "docs-mcp"\n' },
   cursor: { file: '.cursor/mcp.json', text: '{\n\t"mcpServers": {\n\t\t"docs": { "command": "docs-mcp" }\n\t}\n}\n' },
   gemini: { file: '.gemini/settings.json', text: '{\n  // the theme I like\n  "theme": "GitHub",\n}\n' },
@@ -79,9 +82,16 @@ describe('baton connect / disconnect (the built CLI, a temporary HOME)', functio
       assert.equal(o.agent, agent);
       assert.equal(o.scope, 'user');
       assert.equal(o.dryRun, false);
-      assert.deepEqual(o.files.map((f) => f.path), files);
+      assert.deepEqual(
+        o.files.map((f) => f.path),
+        files,
+      );
       // The first connect writes the launcher; the others find it pointing at this CLI.
-      assert.deepEqual(o.files.map((f) => f.action), [first ? 'created' : 'unchanged', ...files.slice(1).map(() => 'created')], agent);
+      assert.deepEqual(
+        o.files.map((f) => f.action),
+        [first ? 'created' : 'unchanged', ...files.slice(1).map(() => 'created')],
+        agent,
+      );
       first = false;
     }
     assert.match(read(launcher), new RegExp(`exec "${process.execPath}" "${CLI}"`));
@@ -91,7 +101,10 @@ describe('baton connect / disconnect (the built CLI, a temporary HOME)', functio
     assert.deepEqual(nestedCommands(claude, 'SessionStart'), [hookOf('claude-code', 'session-start')]);
     const claudeOut = await runJson(['connect', 'claude']);
     assert.equal(claudeOut.agent, 'claude-code');
-    assert.match(claudeOut.commands[0], /^claude mcp add-json --scope user baton '\{"command":".*\.baton\/bin\/baton","args":\["mcp"\],"env":\{"BATON_VAULT":".*my vault","BATON_AGENT":"claude-code"\}\}'$/);
+    assert.match(
+      claudeOut.commands[0],
+      /^claude mcp add-json --scope user baton '\{"command":".*\.baton\/bin\/baton","args":\["mcp"\],"env":\{"BATON_VAULT":".*my vault","BATON_AGENT":"claude-code"\}\}'$/,
+    );
 
     const codex = toml(read(inHome('.codex', 'config.toml')));
     assert.deepEqual(codex.mcp_servers.baton, { command: launcher, args: ['mcp'], env: { BATON_VAULT: vault, BATON_AGENT: 'codex' } });
@@ -129,7 +142,10 @@ describe('baton connect / disconnect (the built CLI, a temporary HOME)', functio
       for (const scope of ['user', 'project']) {
         const o = await runJson(['connect', agent, '--scope', scope, '--dry-run']);
         assert.equal(o.dryRun, true);
-        assert.ok(o.files.some((f) => f.action !== 'unchanged'), `${agent} ${scope}`);
+        assert.ok(
+          o.files.some((f) => f.action !== 'unchanged'),
+          `${agent} ${scope}`,
+        );
         const t = await run(['connect', agent, '--scope', scope, '--dry-run']);
         assert.equal(t.code, 0, t.stderr);
         assert.match(t.stdout, /Dry run: nothing was written/);
@@ -143,7 +159,7 @@ describe('baton connect / disconnect (the built CLI, a temporary HOME)', functio
     assert.deepEqual(snapshot(root), before);
   });
 
-  it('disconnect gives each person\'s file back byte for byte and removes the files Baton created', async () => {
+  it("disconnect gives each person's file back byte for byte and removes the files Baton created", async () => {
     const launcher = launcherOf();
     for (const [agent, { file, text }] of Object.entries(OWN)) {
       fs.mkdirSync(path.dirname(inHome(file)), { recursive: true });
@@ -163,10 +179,13 @@ describe('baton connect / disconnect (the built CLI, a temporary HOME)', functio
     assert.ok(fs.existsSync(launcher), 'disconnect leaves the launcher to the other agents');
   });
 
-  it('project scope writes into the repository root from a subfolder, with no machine path; local scope is Claude Code\'s settings.local.json', async () => {
+  it("project scope writes into the repository root from a subfolder, with no machine path; local scope is Claude Code's settings.local.json", async () => {
     const launcher = launcherOf();
     const o = await runJson(['connect', 'cursor', '--scope', 'project'], path.join(repo, 'src', 'deep'));
-    assert.deepEqual(o.files.map((f) => f.path), [path.join(repo, '.cursor', 'mcp.json'), path.join(repo, '.cursor', 'hooks.json')]);
+    assert.deepEqual(
+      o.files.map((f) => f.path),
+      [path.join(repo, '.cursor', 'mcp.json'), path.join(repo, '.cursor', 'hooks.json')],
+    );
     assert.ok(o.notes.some((n) => /teammate/.test(n)));
     const written = read(path.join(repo, '.cursor', 'hooks.json')) + read(path.join(repo, '.cursor', 'mcp.json'));
     assert.ok(!written.includes(home) && !written.includes(vault), 'a committed file names no path of this machine');
@@ -182,7 +201,7 @@ describe('baton connect / disconnect (the built CLI, a temporary HOME)', functio
     assert.equal(json(read(inHome('.cursor', 'mcp.json'))).mcpServers.baton.env.BATON_VAULT, other);
   });
 
-  it('repairs a broken launcher, and leaves a working one that runs VS Code\'s runtime alone', async () => {
+  it("repairs a broken launcher, and leaves a working one that runs VS Code's runtime alone", async () => {
     const launcher = launcherOf();
     writeLauncher(home, { runtime: path.join(root, 'gone', 'node'), script: CLI, electron: false });
     const fixed = await runJson(['connect', 'cursor']);
@@ -234,7 +253,13 @@ describe('baton connect / disconnect (the built CLI, a temporary HOME)', functio
     const cp = await cli(['checkpoint', '--agent', 'codex', '--task', 'checkout flake', '--failed', 'retrying the queue: same race'], { vault: teamVault, cwd: repo });
     assert.equal(cp.code, 0, cp.stderr);
     const o = await runJson(['connect', 'claude-code', '--scope', 'project'], path.join(repo, 'src'));
-    assert.deepEqual(o.files.map((f) => [f.path, f.action]), [[path.join(repo, '.claude', 'settings.json'), 'created'], [path.join(repo, '.mcp.json'), 'created']]);
+    assert.deepEqual(
+      o.files.map((f) => [f.path, f.action]),
+      [
+        [path.join(repo, '.claude', 'settings.json'), 'created'],
+        [path.join(repo, '.mcp.json'), 'created'],
+      ],
+    );
     assert.deepEqual(json(read(path.join(repo, '.mcp.json'))).mcpServers.baton, { command: 'baton', args: ['mcp'], env: { BATON_AGENT: 'claude-code' } });
     const command = nestedCommands(json(read(path.join(repo, '.claude', 'settings.json'))), 'SessionStart')[0];
     assert.equal(command, 'baton hook claude-code session-start');
@@ -248,7 +273,7 @@ describe('baton connect / disconnect (the built CLI, a temporary HOME)', functio
     assert.match(out, /retrying the queue: same race/);
   });
 
-  it('`baton hooks install|uninstall` is connect|disconnect in the project; entries the old command wrote are replaced, then removed, the person\'s kept', async () => {
+  it("`baton hooks install|uninstall` is connect|disconnect in the project; entries the old command wrote are replaced, then removed, the person's kept", async () => {
     // .claude/settings.json as `baton hooks install claude-code` left it: the person's hook, then Baton's bare `baton hook` entries.
     const settings = path.join(repo, '.claude', 'settings.json');
     const mine = { model: 'opus', hooks: { SessionStart: [{ hooks: [{ type: 'command', command: 'echo hi' }] }] } };
@@ -295,7 +320,11 @@ describe('baton connect / disconnect (the built CLI, a temporary HOME)', functio
     const bin = path.join(root, 'bin');
     const calls = path.join(root, 'calls');
     fs.mkdirSync(bin);
-    fs.writeFileSync(path.join(bin, 'claude'), `#!/bin/sh\nprintf '%s|%s|%s\\n' "$PWD" "$HOME" "$*" >> '${calls}'\n[ -e '${root}/fail' ] && { echo 'MCP server baton already exists in user config' >&2; exit 1; }\nexit 0\n`, { mode: 0o755 });
+    fs.writeFileSync(
+      path.join(bin, 'claude'),
+      `#!/bin/sh\nprintf '%s|%s|%s\\n' "$PWD" "$HOME" "$*" >> '${calls}'\n[ -e '${root}/fail' ] && { echo 'MCP server baton already exists in user config' >&2; exit 1; }\nexit 0\n`,
+      { mode: 0o755 },
+    );
     const withClaude = (args: string[]): Promise<CliResult> => cli([...args, '--json'], { vault, cwd: repo, env: { HOME: home, PATH: `${bin}:${process.env.PATH ?? ''}` } });
     const outcome = async (args: string[]): Promise<Outcome & { ran: string[]; failures: string[] }> => {
       const r = await withClaude(args);

@@ -37,7 +37,10 @@ describe('connect, run as the agent runs it', function () {
     fs.writeFileSync(path.join(project, '.baton-project'), 'kestrel\n');
     const launcher = writeLauncher(home, { runtime: process.execPath, script: CLI, electron: false });
     input = { scope: 'user', home, projectDir: project, launcherPath: launcher.path, vault };
-    const r = await cli(['checkpoint', '--project', 'kestrel', '--agent', 'codex', '--task', 'checkout flake', '--failed', 'retrying the queue: same race', '--next', 'bisect'], { vault, cwd: project });
+    const r = await cli(['checkpoint', '--project', 'kestrel', '--agent', 'codex', '--task', 'checkout flake', '--failed', 'retrying the queue: same race', '--next', 'bisect'], {
+      vault,
+      cwd: project,
+    });
     assert.equal(r.code, 0, r.stderr);
   });
   afterEach(() => fs.rmSync(root, { recursive: true, force: true }));
@@ -51,7 +54,7 @@ describe('connect, run as the agent runs it', function () {
   const runHook = (command: string, payload: unknown): string =>
     execFileSync('env', ['-i', 'PATH=/usr/bin:/bin', `HOME=${home}`, '/bin/sh', '-c', command], { cwd: project, input: JSON.stringify(payload), encoding: 'utf8' });
 
-  it('Claude Code\'s SessionStart hook, as written, prints the hand-over of the connected vault', () => {
+  it("Claude Code's SessionStart hook, as written, prints the hand-over of the connected vault", () => {
     connect('claude-code');
     const command = readJson('.claude', 'settings.json').hooks.SessionStart[0].hooks[0].command as string;
     const out = runHook(command, { session_id: 'abc-123', transcript_path: '', cwd: project, hook_event_name: 'SessionStart', source: 'startup' });
@@ -59,7 +62,7 @@ describe('connect, run as the agent runs it', function () {
     assert.match(out, /retrying the queue: same race/);
   });
 
-  it('Cursor\'s sessionStart hook, as written, answers in Cursor\'s JSON', () => {
+  it("Cursor's sessionStart hook, as written, answers in Cursor's JSON", () => {
     connect('cursor');
     const command = readJson('.cursor', 'hooks.json').hooks.sessionStart[0].command as string;
     const out = runHook(command, { conversation_id: 'c-1', workspace_roots: [project], hook_event_name: 'sessionStart', cursor_version: '2.0.77' });
@@ -67,7 +70,7 @@ describe('connect, run as the agent runs it', function () {
     assert.match(String(answer.additional_context), /checkout flake/);
   });
 
-  it('the MCP server started from Cursor\'s mcp.json, with no BATON_VAULT of the agent\'s, serves the connected vault', async () => {
+  it("the MCP server started from Cursor's mcp.json, with no BATON_VAULT of the agent's, serves the connected vault", async () => {
     connect('cursor');
     const entry = readJson('.cursor', 'mcp.json').mcpServers.baton as { command: string; args: string[]; env: Record<string, string> };
     const transport = new StdioClientTransport({

@@ -67,7 +67,10 @@ describe('baton doctor (the built CLI, a temporary HOME)', function () {
     assert.equal(r.vault.index, 'ok');
     assert.equal(r.launcher.ok, true);
     assert.equal(entry(r, 'codex')?.connected, 'yes');
-    assert.deepEqual(entry(r, 'codex')?.files.map((f) => f.state), ['connected', 'connected']);
+    assert.deepEqual(
+      entry(r, 'codex')?.files.map((f) => f.state),
+      ['connected', 'connected'],
+    );
     assert.equal(entry(r, 'cursor', 'project')?.connected, 'yes');
     assert.equal(entry(r, 'cursor')?.connected, 'no');
     assert.ok(entry(r, 'codex')?.lastSeen && Math.abs(Date.parse(entry(r, 'codex')!.lastSeen!) - Date.now()) < 60_000);
@@ -140,18 +143,25 @@ describe('baton doctor (the built CLI, a temporary HOME)', function () {
     assert.ok(fs.existsSync(dead), 'doctor only looks');
   });
 
-  it('Claude Code connected in user scope, with ~/.claude.json lacking Baton\'s server or holding an old one: exit 1 with the step that fixes it', async () => {
+  it("Claude Code connected in user scope, with ~/.claude.json lacking Baton's server or holding an old one: exit 1 with the step that fixes it", async () => {
     assert.equal((await run(['connect', 'claude-code'])).code, 0);
     // No ~/.claude.json (Claude Code never ran, `claude mcp add-json` never did): no server either.
-    const missing = /MCP server is missing in ~\/\.claude\.json \(user scope\), so Claude Code has no Baton tools: run baton connect claude-code \(it runs `claude mcp` for you\), or: claude mcp add-json --scope user baton '/;
+    const missing =
+      /MCP server is missing in ~\/\.claude\.json \(user scope\), so Claude Code has no Baton tools: run baton connect claude-code \(it runs `claude mcp` for you\), or: claude mcp add-json --scope user baton '/;
     assert.match(entry(await report(1), 'claude-code')?.problems[0] ?? '', missing);
     const claudeJson = path.join(home, '.claude.json');
     fs.writeFileSync(claudeJson, JSON.stringify({ numStartups: 3, mcpServers: { docs: { command: 'docs-mcp', args: [] } } }));
     assert.match(entry(await report(1), 'claude-code')?.problems[0] ?? '', missing);
     const launcher = path.join(home, '.baton', 'bin', 'baton');
     fs.writeFileSync(claudeJson, JSON.stringify({ mcpServers: { baton: { type: 'stdio', command: launcher, args: ['mcp'], env: { BATON_VAULT: vault } } } }));
-    assert.match(entry(await report(1), 'claude-code')?.problems[0] ?? '', /MCP server is not the current one in ~\/\.claude\.json .* claude mcp remove --scope user baton && claude mcp add-json/);
-    fs.writeFileSync(claudeJson, JSON.stringify({ mcpServers: { baton: { type: 'stdio', command: launcher, args: ['mcp'], env: { BATON_VAULT: vault, BATON_AGENT: 'claude-code' } } } }));
+    assert.match(
+      entry(await report(1), 'claude-code')?.problems[0] ?? '',
+      /MCP server is not the current one in ~\/\.claude\.json .* claude mcp remove --scope user baton && claude mcp add-json/,
+    );
+    fs.writeFileSync(
+      claudeJson,
+      JSON.stringify({ mcpServers: { baton: { type: 'stdio', command: launcher, args: ['mcp'], env: { BATON_VAULT: vault, BATON_AGENT: 'claude-code' } } } }),
+    );
     await report(0);
   });
 

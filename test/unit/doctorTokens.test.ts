@@ -31,6 +31,9 @@ describe('baton doctor: the token figures of the connected agents', function () 
     assert.equal(r.tokens.handover.project, 'kestrel');
     assert.ok(r.tokens.handover.tokens > 50 && r.tokens.handover.tokens <= 800, JSON.stringify(r.tokens.handover));
     const text = (await run(['doctor'])).stdout;
-    assert.match(text, /\n-- {2}tokens {4}for Cursor: Baton's MCP tools: \d+ tokens a request, 6 tools and instructions \(budget 1200\)\n {6}session-start hand-over of kestrel: \d+ tokens \(budget 800\)\n/);
+    assert.match(
+      text,
+      /\n-- {2}tokens {4}for Cursor: Baton's MCP tools: \d+ tokens a request, 6 tools and instructions \(budget 1200\)\n {6}session-start hand-over of kestrel: \d+ tokens \(budget 800\)\n/,
+    );
   });
 });

@@ -94,9 +94,16 @@ describe('durability (issue 12)', () => {
       await v.baton.note('kestrel', 'claude', 'an open note');
       fs.renameSync(notesFile(), `${notesFile()}.keep`);
       fs.mkdirSync(notesFile()); // EISDIR: read fails as root too
-      await assert.rejects(v.baton.commit({ scope: 'kestrel', agent: 'claude', fields: { task: 't' } }), (e: unknown) => e instanceof VaultReadError && /Cannot read the working notes/.test(e.message));
+      await assert.rejects(
+        v.baton.commit({ scope: 'kestrel', agent: 'claude', fields: { task: 't' } }),
+        (e: unknown) => e instanceof VaultReadError && /Cannot read the working notes/.test(e.message),
+      );
       await assert.rejects(v.baton.sessions('kestrel'), VaultReadError);
-      assert.deepEqual(v.list('sessions/kestrel').filter((n) => /^[0-9]{8}-/.test(n)), [], 'no checkpoint written');
+      assert.deepEqual(
+        v.list('sessions/kestrel').filter((n) => /^[0-9]{8}-/.test(n)),
+        [],
+        'no checkpoint written',
+      );
       fs.rmdirSync(notesFile());
       fs.renameSync(`${notesFile()}.keep`, notesFile());
       const ok = await v.baton.commit({ scope: 'kestrel', agent: 'claude', fields: { task: 't' } });
@@ -150,13 +157,20 @@ describe('durability (issue 12)', () => {
       fs.writeFileSync(notesFile(), text);
       assert.ok(fs.statSync(notesFile()).size > 3 * WHOLE_CAP);
       const got = await readNoteLines(notesFile());
-      assert.deepEqual(got.map((n) => n.text), want);
+      assert.deepEqual(
+        got.map((n) => n.text),
+        want,
+      );
     });
 
     it('keeps every section of a checkpoint past 1 MB, each capped, and says what it left out', async () => {
       await v.baton.note('kestrel', 'claude', `big ${'s'.repeat(100_000)}`);
       for (let i = 0; i < 15; i++) await v.baton.note('kestrel', 'claude', `big ${i} ${'s'.repeat(100_000)}`);
-      const r = await v.baton.commit({ scope: 'kestrel', agent: 'claude', fields: { task: 'big', failed: ['a dead end'], files: ['src/a.ts'], next: 'the next step', verified: ['it works — npm test'] } });
+      const r = await v.baton.commit({
+        scope: 'kestrel',
+        agent: 'claude',
+        fields: { task: 'big', failed: ['a dead end'], files: ['src/a.ts'], next: 'the next step', verified: ['it works — npm test'] },
+      });
       assert.ok(fs.statSync(r.path).size > WHOLE_CAP);
       const text = (await readCheckpointText(r.path)) ?? '';
       assert.ok(text.length < 2 * SECTION_CAP + 64 * 1024, `${text.length} bytes read`);
@@ -175,11 +189,17 @@ describe('durability (issue 12)', () => {
       fs.mkdirSync(dir, { recursive: true });
       const many = (prefix: string) => Array.from({ length: 3000 }, (_, i) => `- ${prefix} ${i} ${'x'.repeat(200)}`).join('\n');
       const file = path.join(dir, '20260101-000000-claude.md');
-      fs.writeFileSync(file, `---\nagent: claude\n---\n\n## Task\n\nbig by hand\n\n## didn\u2019t work ##\n\n${many('tried')}\n\n## files\n\n${many('src/f')}\n\n## Next\n\nthe step\n`);
+      fs.writeFileSync(
+        file,
+        `---\nagent: claude\n---\n\n## Task\n\nbig by hand\n\n## didn\u2019t work ##\n\n${many('tried')}\n\n## files\n\n${many('src/f')}\n\n## Next\n\nthe step\n`,
+      );
       assert.ok(fs.statSync(file).size > WHOLE_CAP);
       const cp = parseCheckpoint((await readCheckpointText(file)) ?? '', '20260101-000000-claude', 'kestrel');
-      assert.match(cp?.failed.at(-1) ?? '', /of this section not shown/, 'the notice is an item of the list, whatever the heading\'s spelling');
-      assert.ok(cp?.files.every((f) => f.startsWith('src/f ')), 'Files holds paths only');
+      assert.match(cp?.failed.at(-1) ?? '', /of this section not shown/, "the notice is an item of the list, whatever the heading's spelling");
+      assert.ok(
+        cp?.files.every((f) => f.startsWith('src/f ')),
+        'Files holds paths only',
+      );
       assert.equal(cp?.next, 'the step');
     });
 
@@ -208,9 +228,15 @@ describe('durability (issue 12)', () => {
       const dir = path.dirname(notesFile());
       fs.mkdirSync(dir, { recursive: true });
       const hand = ['## my heading', 'my paragraph', '- [ ] a to-do'];
-      fs.writeFileSync(notesFile(), HEADER + line('a', 'claude', 1) + hand[0] + '\n' + line('a', 'claude', 1) + line('b', 'cursor', 2) + hand[1] + '\n' + hand[2] + '\n' + '- torn <!-- ts=3 ag');
+      fs.writeFileSync(
+        notesFile(),
+        HEADER + line('a', 'claude', 1) + hand[0] + '\n' + line('a', 'claude', 1) + line('b', 'cursor', 2) + hand[1] + '\n' + hand[2] + '\n' + '- torn <!-- ts=3 ag',
+      );
       await rewriteNotesWithout(notesFile(), [{ text: 'a', agent: 'claude', ts: 1 }]);
-      assert.equal(fs.readFileSync(notesFile(), 'utf8'), HEADER + hand[0] + '\n' + line('a', 'claude', 1) + line('b', 'cursor', 2) + hand[1] + '\n' + hand[2] + '\n' + '- torn <!-- ts=3 ag\n');
+      assert.equal(
+        fs.readFileSync(notesFile(), 'utf8'),
+        HEADER + hand[0] + '\n' + line('a', 'claude', 1) + line('b', 'cursor', 2) + hand[1] + '\n' + hand[2] + '\n' + '- torn <!-- ts=3 ag\n',
+      );
       fs.writeFileSync(notesFile(), HEADER + line('a', 'claude', 1));
       await rewriteNotesWithout(notesFile(), [{ text: 'a', agent: 'claude', ts: 1 }]);
       assert.ok(!fs.existsSync(notesFile()), 'nothing but the header left: removed, as the contract says');

@@ -48,10 +48,16 @@ describe('edit and session hooks of every host, run as the host runs them', func
     return lines.slice(at + 2, end < 0 ? undefined : end).filter((l) => l.trim() !== '');
   };
   const claudeEdit = (tool: string, toolInput: Obj): Obj => ({
-    session_id: 's-1', transcript_path: '', cwd: repo, hook_event_name: 'PostToolUse', tool_name: tool, tool_input: toolInput, tool_response: { success: true },
+    session_id: 's-1',
+    transcript_path: '',
+    cwd: repo,
+    hook_event_name: 'PostToolUse',
+    tool_name: tool,
+    tool_input: toolInput,
+    tool_response: { success: true },
   });
 
-  it('Claude Code: Edit/Write/NotebookEdit land once each, repo-relative, in its next checkpoint\'s Files, and `why` finds them', async () => {
+  it("Claude Code: Edit/Write/NotebookEdit land once each, repo-relative, in its next checkpoint's Files, and `why` finds them", async () => {
     const command = commandFor('claude-code', 'PostToolUse');
     const edits: Obj[] = [
       claudeEdit('Edit', { file_path: path.join(repo, 'src', 'cart.ts'), old_string: 'a', new_string: 'b' }),
@@ -74,21 +80,30 @@ describe('edit and session hooks of every host, run as the host runs them', func
       const r = run(command, e);
       assert.deepEqual([r.code, r.stdout], [0, ''], r.stderr);
     }
-    const lines = notes().split('\n').filter((l) => l.startsWith('- '));
-    assert.deepEqual(lines.map((l) => l.replace(/ <!--.*/, '')), [
-      '- edited: src/cart.ts',
-      '- edited: src/sub/new.ts',
-      '- edited: analysis.ipynb',
-      '- edited: src/relative.ts',
-      '- edited: keys/[REDACTED].txt',
-      '- edited: src/evil.ts',
-    ]);
-    assert.ok(lines.every((l) => / <!-- ts=\d+ agent=claude-code -->$/.test(l)), lines.join('\n'));
+    const lines = notes()
+      .split('\n')
+      .filter((l) => l.startsWith('- '));
+    assert.deepEqual(
+      lines.map((l) => l.replace(/ <!--.*/, '')),
+      ['- edited: src/cart.ts', '- edited: src/sub/new.ts', '- edited: analysis.ipynb', '- edited: src/relative.ts', '- edited: keys/[REDACTED].txt', '- edited: src/evil.ts'],
+    );
+    assert.ok(
+      lines.every((l) => / <!-- ts=\d+ agent=claude-code -->$/.test(l)),
+      lines.join('\n'),
+    );
     assert.ok(!notes().includes(root), 'no absolute path of this machine in the vault');
 
     // Files the agent named are merged with the edited ones, each once.
     const cp = await checkpoint('claude-code', '--file', 'src/cart.ts (rewritten)', '--file', 'docs/notes.md');
-    assert.deepEqual(section(cp, 'Files'), ['- src/cart.ts (rewritten)', '- docs/notes.md', '- src/sub/new.ts', '- analysis.ipynb', '- src/relative.ts', '- keys/[REDACTED].txt', '- src/evil.ts']);
+    assert.deepEqual(section(cp, 'Files'), [
+      '- src/cart.ts (rewritten)',
+      '- docs/notes.md',
+      '- src/sub/new.ts',
+      '- analysis.ipynb',
+      '- src/relative.ts',
+      '- keys/[REDACTED].txt',
+      '- src/evil.ts',
+    ]);
     assert.doesNotMatch(cp, /edited:/, 'edits are Files, not State bullets');
     assert.ok(!fs.existsSync(notesFile()), 'the folded edits are gone from uncommitted.md');
     const why = await cli(['why', 'src/sub/new.ts'], { vault, cwd: repo });
@@ -102,25 +117,36 @@ describe('edit and session hooks of every host, run as the host runs them', func
     assert.equal((await cli(['note', '--project', 'kestrel', '--agent', 'claude-code', 'fake timers did not help'], { vault, cwd: repo })).code, 0);
     fs.rmSync(path.join(vault, '.baton'), { recursive: true, force: true });
     const start = run(commandFor('claude-code', 'SessionStart'), { session_id: 's-2', cwd: repo, hook_event_name: 'SessionStart', source: 'startup' });
-    assert.match(start.stdout, /Uncommitted working notes \(1\):\n {2}- claude-code, .* ago:\n {4}> fake timers did not help\nFiles edited by claude-code, not yet checkpointed \(2\):\n {2}> src\/a\.ts, src\/b\.ts\n/);
+    assert.match(
+      start.stdout,
+      /Uncommitted working notes \(1\):\n {2}- claude-code, .* ago:\n {4}> fake timers did not help\nFiles edited by claude-code, not yet checkpointed \(2\):\n {2}> src\/a\.ts, src\/b\.ts\n/,
+    );
     assert.doesNotMatch(start.stdout, /edited:/);
     const cp = await checkpoint('claude-code');
     assert.deepEqual(section(cp, 'Files'), ['- src/a.ts', '- src/b.ts']);
     assert.match(section(cp, 'State').join('\n'), /^Recorded during the session:\n- fake timers did not help$/);
   });
 
-  it('session start answers in each host\'s own shape, the hand-over inside', async () => {
-    assert.equal((await cli(['checkpoint', '--project', 'kestrel', '--agent', 'codex', '--task', 'checkout flake', '--failed', 'retrying the queue: same race'], { vault, cwd: repo })).code, 0);
+  it("session start answers in each host's own shape, the hand-over inside", async () => {
+    assert.equal(
+      (await cli(['checkpoint', '--project', 'kestrel', '--agent', 'codex', '--task', 'checkout flake', '--failed', 'retrying the queue: same race'], { vault, cwd: repo })).code,
+      0,
+    );
     const base = { session_id: 's-3', transcript_path: '', cwd: repo, source: 'startup' };
     const claude = run(commandFor('claude-code', 'SessionStart'), { ...base, hook_event_name: 'SessionStart' });
     assert.match(claude.stdout, /^Baton, the session record of kestrel/);
     assert.match(claude.stdout, /retrying the queue: same race/);
-    for (const [agent, event] of [['codex', 'SessionStart'], ['gemini', 'SessionStart']] as const) {
+    for (const [agent, event] of [
+      ['codex', 'SessionStart'],
+      ['gemini', 'SessionStart'],
+    ] as const) {
       const out = JSON.parse(run(commandFor(agent, event), { ...base, hook_event_name: event }).stdout) as Obj; // stdout is JSON only
       assert.equal(out.hookSpecificOutput.hookEventName, 'SessionStart', agent);
       assert.match(out.hookSpecificOutput.additionalContext, /retrying the queue: same race/, agent);
     }
-    const cursor = JSON.parse(run(commandFor('cursor', 'sessionStart'), { conversation_id: 'c-1', workspace_roots: [repo], hook_event_name: 'sessionStart', cursor_version: '2.0.77' }).stdout) as Obj;
+    const cursor = JSON.parse(
+      run(commandFor('cursor', 'sessionStart'), { conversation_id: 'c-1', workspace_roots: [repo], hook_event_name: 'sessionStart', cursor_version: '2.0.77' }).stdout,
+    ) as Obj;
     assert.match(cursor.additional_context, /retrying the queue: same race/);
     // Copilot CLI 1.0.102 reads a top-level additionalContext (test/agents/copilot.test.ts proves it with the real CLI).
     const copilot = run(commandFor('copilot', 'sessionStart'), { timestamp: Date.now(), cwd: repo, source: 'new', initialPrompt: 'go' });
@@ -146,7 +172,19 @@ describe('edit and session hooks of every host, run as the host runs them', func
       '*** Delete File: src/dead.ts',
       '*** End Patch',
     ].join('\n');
-    const payload = { session_id: 'x-1', turn_id: 't-1', transcript_path: null, cwd: repo, hook_event_name: 'PostToolUse', model: 'gpt-5', permission_mode: 'default', tool_name: 'apply_patch', tool_use_id: 'call_1', tool_input: { command: patch }, tool_response: 'Success' };
+    const payload = {
+      session_id: 'x-1',
+      turn_id: 't-1',
+      transcript_path: null,
+      cwd: repo,
+      hook_event_name: 'PostToolUse',
+      model: 'gpt-5',
+      permission_mode: 'default',
+      tool_name: 'apply_patch',
+      tool_use_id: 'call_1',
+      tool_input: { command: patch },
+      tool_response: 'Success',
+    };
     assert.deepEqual([run(command, payload).code], [0]);
     const cp = await checkpoint('codex');
     assert.deepEqual(section(cp, 'Files'), ['- src/coupon.ts', '- src/cart.ts', '- src/old-name.ts', '- src/new-name.ts', '- src/dead.ts']);
@@ -154,15 +192,35 @@ describe('edit and session hooks of every host, run as the host runs them', func
 
   it('Cursor afterFileEdit, Gemini AfterTool and Copilot postToolUse record under their own agent names', async () => {
     run(commandFor('cursor', 'afterFileEdit'), {
-      conversation_id: 'c-1', generation_id: 'g-1', hook_event_name: 'afterFileEdit', cursor_version: '2.0.77', workspace_roots: [repo],
-      file_path: path.join(repo, 'src', 'toggle.tsx'), edits: [{ old_string: 'a', new_string: 'b' }],
+      conversation_id: 'c-1',
+      generation_id: 'g-1',
+      hook_event_name: 'afterFileEdit',
+      cursor_version: '2.0.77',
+      workspace_roots: [repo],
+      file_path: path.join(repo, 'src', 'toggle.tsx'),
+      edits: [{ old_string: 'a', new_string: 'b' }],
     });
     const gemini = commandFor('gemini', 'AfterTool');
     for (const tool of ['write_file', 'replace']) {
-      const r = run(gemini, { session_id: 'g-1', transcript_path: '', cwd: repo, hook_event_name: 'AfterTool', timestamp: '2026-12-01T10:00:00Z', tool_name: tool, tool_input: { file_path: path.join(repo, 'src', `${tool}.ts`), content: 'x' }, tool_response: {} });
+      const r = run(gemini, {
+        session_id: 'g-1',
+        transcript_path: '',
+        cwd: repo,
+        hook_event_name: 'AfterTool',
+        timestamp: '2026-12-01T10:00:00Z',
+        tool_name: tool,
+        tool_input: { file_path: path.join(repo, 'src', `${tool}.ts`), content: 'x' },
+        tool_response: {},
+      });
       assert.deepEqual([r.code, r.stdout], [0, ''], 'Gemini reads stdout as JSON: an edit prints nothing');
     }
-    run(commandFor('copilot', 'postToolUse'), { timestamp: Date.now(), cwd: repo, toolName: 'edit', toolArgs: JSON.stringify({ path: path.join(repo, 'src', 'copilot.ts'), old_str: 'a', new_str: 'b' }), toolResult: { resultType: 'success' } });
+    run(commandFor('copilot', 'postToolUse'), {
+      timestamp: Date.now(),
+      cwd: repo,
+      toolName: 'edit',
+      toolArgs: JSON.stringify({ path: path.join(repo, 'src', 'copilot.ts'), old_str: 'a', new_str: 'b' }),
+      toolResult: { resultType: 'success' },
+    });
     run(commandFor('copilot', 'postToolUse'), { timestamp: Date.now(), cwd: repo, toolName: 'bash', toolArgs: { command: 'cat src/x.ts' } });
     assert.deepEqual(section(await checkpoint('cursor'), 'Files'), ['- src/toggle.tsx']);
     assert.deepEqual(section(await checkpoint('gemini'), 'Files'), ['- src/write_file.ts', '- src/replace.ts']);
@@ -177,13 +235,16 @@ describe('edit and session hooks of every host, run as the host runs them', func
     run(commandFor('codex', 'SessionStart'), { session_id: 'x-2', cwd: repo, hook_event_name: 'SessionStart', source: 'startup' });
     const started = Date.now();
     const end = run(commandFor('codex', 'SessionEnd'), { session_id: 'x-2', cwd: repo, hook_event_name: 'SessionEnd', reason: 'exit' });
-    assert.ok(Date.now() - started < 3000, 'within Codex\'s 3 s cap');
+    assert.ok(Date.now() - started < 3000, "within Codex's 3 s cap");
     assert.deepEqual([end.code, end.stdout], [0, '']);
-    const said = notes().split('\n').filter((l) => l.startsWith('- ')).map((l) => l.replace(/ <!--.*/, ''));
+    const said = notes()
+      .split('\n')
+      .filter((l) => l.startsWith('- '))
+      .map((l) => l.replace(/ <!--.*/, ''));
     assert.deepEqual(said, ['- lifecycle: stopped', '- lifecycle: stopped (aborted)', '- lifecycle: session ended (exit)']);
   });
 
-  it('a Claude hook run by Cursor or VS Code answers that host, records its agent, and stays silent when the host\'s own hook is installed', async () => {
+  it("a Claude hook run by Cursor or VS Code answers that host, records its agent, and stays silent when the host's own hook is installed", async () => {
     assert.equal((await cli(['checkpoint', '--project', 'kestrel', '--agent', 'codex', '--task', 'checkout flake'], { vault, cwd: repo })).code, 0);
     const claudeStart = commandFor('claude-code', 'SessionStart');
     const cursorPayload = { conversation_id: 'c-9', workspace_roots: [repo], hook_event_name: 'sessionStart', cursor_version: '2.0.77' };
@@ -207,7 +268,12 @@ describe('edit and session hooks of every host, run as the host runs them', func
   it('pre-compact with nothing the user said writes no capture; every registered event of every agent exits 0', async () => {
     const transcript = path.join(root, 'rollout.jsonl');
     fs.writeFileSync(transcript, JSON.stringify({ type: 'session_meta', payload: { id: 'x' } }) + '\n');
-    for (const [agent, event] of [['codex', 'PreCompact'], ['gemini', 'PreCompress'], ['cursor', 'preCompact'], ['copilot', 'preCompact']] as const) {
+    for (const [agent, event] of [
+      ['codex', 'PreCompact'],
+      ['gemini', 'PreCompress'],
+      ['cursor', 'preCompact'],
+      ['copilot', 'preCompact'],
+    ] as const) {
       const r = run(commandFor(agent, event), { session_id: 'p-1', transcript_path: transcript, cwd: repo, hook_event_name: event, trigger: 'auto' });
       assert.deepEqual([r.code, r.stdout], [0, ''], agent);
     }

@@ -19,11 +19,15 @@ describe('edit capture, the pure parts', () => {
   it('folds edits once each after the named files, the rest stays notes', () => {
     const { edits, rest } = splitEdits([note('edited: src/a.ts'), note('a real note'), note('edited: ./src/a.ts'), note('edited: src/b.ts', 'codex')]);
     assert.deepEqual(edits, ['src/a.ts', 'src/b.ts']);
-    assert.deepEqual(rest.map((n) => n.text), ['a real note']);
+    assert.deepEqual(
+      rest.map((n) => n.text),
+      ['a real note'],
+    );
     assert.deepEqual(mergeFiles(['`src/a.ts` (rewritten)'], edits), ['`src/a.ts` (rewritten)', 'src/b.ts']);
   });
-  it('reads a patch\'s headers only, never its body', () => {
-    const patch = '*** Begin Patch\n*** Update File: a.ts  \n*** Move to: b.ts\n@@\n-*** Delete File: x\n+*** Add File: y\n *** Update File: z\n*** Delete File: c.ts\r\n*** End Patch';
+  it("reads a patch's headers only, never its body", () => {
+    const patch =
+      '*** Begin Patch\n*** Update File: a.ts  \n*** Move to: b.ts\n@@\n-*** Delete File: x\n+*** Add File: y\n *** Update File: z\n*** Delete File: c.ts\r\n*** End Patch';
     assert.deepEqual(patchedFiles(patch), ['a.ts', 'b.ts', 'c.ts']);
   });
   it('tells hosts apart by their payloads, and answers each in its shape', () => {
@@ -40,7 +44,11 @@ describe('edit capture, the pure parts', () => {
   it("reads Copilot CLI's edit tools as 1.0.102 sends them: apply_patch's toolArgs is the patch text itself", () => {
     // The payloads as the real CLI sent them (test/agents/copilot.test.ts).
     const patch = '*** Begin Patch\n*** Update File: src/cart.js\n@@\n-a\n+b\n*** Add File: src/tax.js\n+x\n*** Delete File: src/old.js\n*** End Patch\n';
-    assert.deepEqual(editedFiles({ sessionId: 's', cwd: '/w', toolName: 'apply_patch', toolArgs: patch, toolResult: { resultType: 'success' } }, 'copilot'), ['src/cart.js', 'src/tax.js', 'src/old.js']);
+    assert.deepEqual(editedFiles({ sessionId: 's', cwd: '/w', toolName: 'apply_patch', toolArgs: patch, toolResult: { resultType: 'success' } }, 'copilot'), [
+      'src/cart.js',
+      'src/tax.js',
+      'src/old.js',
+    ]);
     assert.deepEqual(editedFiles({ toolName: 'edit', toolArgs: { path: '/w/src/cart.js', old_str: 'a', new_str: 'b' } }, 'copilot'), ['/w/src/cart.js']);
     assert.deepEqual(editedFiles({ toolName: 'create', toolArgs: { path: '/w/src/tax.js', file_text: '' } }, 'copilot'), ['/w/src/tax.js']);
     // Text that is no patch, and tools that write nothing, name no file.

@@ -130,7 +130,7 @@ describe('fileChangedSince', () => {
     }
   });
 
-  describe('FileHistory (the hover\'s cache)', () => {
+  describe("FileHistory (the hover's cache)", () => {
     /** Runs `fn` with a `git` on PATH that logs each start, then runs the real git. */
     async function countingGit<T>(fn: (starts: () => number) => Promise<T>): Promise<T> {
       const realGit = execFileSync('sh', ['-c', 'command -v git'], { encoding: 'utf8' }).trim();

@@ -17,7 +17,16 @@ describe('Gemini CLI folder trust (doctor, the Agents view)', () => {
     fs.mkdirSync(path.join(home, '.gemini'), { recursive: true });
     fs.writeFileSync(path.join(home, '.gemini', 'trustedFolders.json'), JSON.stringify(rules));
   };
-  const input = (): AgentHealthInput => ({ agent: 'gemini', scope: 'user', projectDir: project, vault: path.join(root, 'vault'), home, launcher: {} as AgentHealthInput['launcher'], seen: [], pathEnv: '' });
+  const input = (): AgentHealthInput => ({
+    agent: 'gemini',
+    scope: 'user',
+    projectDir: project,
+    vault: path.join(root, 'vault'),
+    home,
+    launcher: {} as AgentHealthInput['launcher'],
+    seen: [],
+    pathEnv: '',
+  });
 
   beforeEach(() => {
     root = tempDir('baton-gemini-trust-');

@@ -173,10 +173,7 @@ describe('readGitState', () => {
   it('reads the repository of dir even when GIT_DIR points elsewhere and EDITOR/GIT_ASKPASS are set', async () => {
     const dir = makeRepo(1, 'kestrel');
     const other = makeRepo(2, 'osprey');
-    const state = await withEnv(
-      { GIT_DIR: path.join(other, '.git'), GIT_WORK_TREE: other, EDITOR: 'vi', GIT_ASKPASS: '/bin/false' },
-      () => readGitState(dir),
-    );
+    const state = await withEnv({ GIT_DIR: path.join(other, '.git'), GIT_WORK_TREE: other, EDITOR: 'vi', GIT_ASKPASS: '/bin/false' }, () => readGitState(dir));
     assert.strictEqual(state.unreadable, false);
     assert.strictEqual(state.subject, 'commit number 1');
   });

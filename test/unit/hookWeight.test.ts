@@ -21,7 +21,7 @@ describe('the edit hook loads only the hook door', function () {
     assert.ok(fs.readFileSync(path.join(DIST, 'checkpointFile.js'), 'utf8').includes('tag:yaml.org,2002'));
   });
 
-  it('an edit requires dist/cli.js and dist/hook.js and nothing else of Baton\'s, nor Node\'s crypto or fs.promises, and appends its note', () => {
+  it("an edit requires dist/cli.js and dist/hook.js and nothing else of Baton's, nor Node's crypto or fs.promises, and appends its note", () => {
     const root = tempDir('baton-hookweight-');
     try {
       const work = path.join(root, 'work');
@@ -33,14 +33,31 @@ describe('the edit hook loads only the hook door', function () {
         record,
         `process.on('exit', () => require('fs').writeFileSync(${JSON.stringify(out)}, JSON.stringify({ files: Object.keys(require.cache), builtins: process.moduleLoadList })));\n`,
       );
-      const payload = { session_id: 's-1', cwd: work, hook_event_name: 'PostToolUse', tool_name: 'Edit', tool_input: { file_path: path.join(work, 'src', 'cart.ts'), old_string: 'a', new_string: 'b' } };
+      const payload = {
+        session_id: 's-1',
+        cwd: work,
+        hook_event_name: 'PostToolUse',
+        tool_name: 'Edit',
+        tool_input: { file_path: path.join(work, 'src', 'cart.ts'), old_string: 'a', new_string: 'b' },
+      };
       const vault = path.join(root, 'vault');
       for (let i = 0; i < 2; i++) {
         // Twice: the first call makes the notes file, the second is the common case (an append).
-        const r = spawnSync(process.execPath, ['-r', record, CLI, '--vault', vault, 'hook', 'claude-code', 'post-tool-use'], { cwd: work, input: JSON.stringify(payload), encoding: 'utf8', env: { PATH: '/usr/bin:/bin', HOME: root } });
+        const r = spawnSync(process.execPath, ['-r', record, CLI, '--vault', vault, 'hook', 'claude-code', 'post-tool-use'], {
+          cwd: work,
+          input: JSON.stringify(payload),
+          encoding: 'utf8',
+          env: { PATH: '/usr/bin:/bin', HOME: root },
+        });
         assert.deepEqual([r.status, r.stdout, r.stderr], [0, '', '']);
         const loaded = JSON.parse(fs.readFileSync(out, 'utf8')) as { files: string[]; builtins: string[] };
-        assert.deepEqual(loaded.files.filter((f) => f.startsWith(DIST)).map((f) => path.basename(f)).sort(), ['cli.js', 'hook.js']);
+        assert.deepEqual(
+          loaded.files
+            .filter((f) => f.startsWith(DIST))
+            .map((f) => path.basename(f))
+            .sort(),
+          ['cli.js', 'hook.js'],
+        );
         // Node's crypto loads whole (ciphers, keys, certificates): the lock's and the keys' digests are core/sha256.ts.
         assert.ok(!loaded.builtins.includes('NativeModule crypto'), 'crypto loaded');
         // fs.promises brings file handles, streams, readline and watchers: once the folders exist, the lock

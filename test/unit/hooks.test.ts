@@ -59,7 +59,11 @@ function writeTranscript(dir: string, opts: { torn?: boolean } = {}): string {
 
 function filesUnder(dir: string): string[] {
   if (!fs.existsSync(dir)) return [];
-  return fs.readdirSync(dir, { recursive: true, withFileTypes: true }).filter((e) => e.isFile()).map((e) => path.relative(dir, path.join(e.parentPath, e.name))).sort();
+  return fs
+    .readdirSync(dir, { recursive: true, withFileTypes: true })
+    .filter((e) => e.isFile())
+    .map((e) => path.relative(dir, path.join(e.parentPath, e.name)))
+    .sort();
 }
 
 describe('agent hooks: baton hook claude-code EVENT (real process, real vault)', function () {
@@ -116,7 +120,7 @@ describe('agent hooks: baton hook claude-code EVENT (real process, real vault)',
     assert.match(out.additional_context, /halfway through the toggle/);
   });
 
-  it('pre-compact writes an extractive checkpoint of the user\'s own words, bound to the session, folding its notes', async () => {
+  it("pre-compact writes an extractive checkpoint of the user's own words, bound to the session, folding its notes", async () => {
     assert.equal((await cli(['note', '--project', 'kestrel', '--agent', 'claude-code', 'fake timers did not help'], { vault })).code, 0);
     assert.equal((await cli(['note', '--project', 'kestrel', '--agent', 'cursor', 'parallel agent still working'], { vault })).code, 0);
     const transcript = writeTranscript(claudeDir, { torn: true });
@@ -151,7 +155,12 @@ describe('agent hooks: baton hook claude-code EVENT (real process, real vault)',
 
   it('post-tool-use saves an approved plan and ignores every other tool', async () => {
     const other = await hook('post-tool-use', {
-      session_id: SESSION, cwd: work, hook_event_name: 'PostToolUse', tool_name: 'Read', tool_input: { file_path: 'plan.md' }, tool_response: { content: 'ExitPlanMode' },
+      session_id: SESSION,
+      cwd: work,
+      hook_event_name: 'PostToolUse',
+      tool_name: 'Read',
+      tool_input: { file_path: 'plan.md' },
+      tool_response: { content: 'ExitPlanMode' },
     });
     assert.deepEqual([other.code, other.stdout, other.stderr], [0, '', '']);
     assert.deepEqual(filesUnder(vault), []);
@@ -237,8 +246,18 @@ describe('transcript reading', () => {
       [
         line.toolResult('tool output'),
         // Older transcripts carry no toolUseResult; a tool result beside text is still the tool talking.
-        line.user([{ type: 'tool_result', tool_use_id: 't', content: 'ok' }, { type: 'text', text: 'PostToolUse hook feedback: lint failed' }]),
-        line.user('real words'), line.user([{ type: 'text', text: 'parts' }, { type: 'image', source: {} }]), line.user('<local-command-stdout>x</local-command-stdout>'), '{"torn": '].join('\n'),
+        line.user([
+          { type: 'tool_result', tool_use_id: 't', content: 'ok' },
+          { type: 'text', text: 'PostToolUse hook feedback: lint failed' },
+        ]),
+        line.user('real words'),
+        line.user([
+          { type: 'text', text: 'parts' },
+          { type: 'image', source: {} },
+        ]),
+        line.user('<local-command-stdout>x</local-command-stdout>'),
+        '{"torn": ',
+      ].join('\n'),
     );
     assert.deepEqual(msgs, ['real words', 'parts']);
   });

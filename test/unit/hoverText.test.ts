@@ -29,7 +29,11 @@ function entry(touch: Touch, cp: Parameters<typeof makeCheckpoint>[0] | null = {
 }
 
 const texts = (blocks: HoverBlock[]): string[] => blocks.filter((b) => b.kind === 'text').map((b) => b.value);
-const markups = (blocks: HoverBlock[]): string => blocks.filter((b) => b.kind === 'markup').map((b) => b.value).join('');
+const markups = (blocks: HoverBlock[]): string =>
+  blocks
+    .filter((b) => b.kind === 'markup')
+    .map((b) => b.value)
+    .join('');
 const commands = (blocks: HoverBlock[]) => blocks.filter((b): b is Extract<HoverBlock, { kind: 'command' }> => b.kind === 'command');
 
 describe('lensText', () => {
@@ -80,13 +84,32 @@ describe('hoverText', () => {
   it('shows task, agent, handoff, age, dead ends, decisions, next and the links', () => {
     const t = makeTouch();
     const blocks = buildHover({
-      entries: [entry(t, { task: 'fix checkout crash', handoffTo: 'cursor', failed: ['retrying the payment call'], decisions: ['zero total for empty carts'], next: 'add the refund test' })],
+      entries: [
+        entry(t, {
+          task: 'fix checkout crash',
+          handoffTo: 'cursor',
+          failed: ['retrying the payment call'],
+          decisions: ['zero total for empty carts'],
+          next: 'add the refund test',
+        }),
+      ],
       total: 1,
       now: NOW,
       file: 'file:///ws/src/checkout.ts',
     });
     const plain = hoverPlainText(blocks);
-    for (const expected of ['1 checkpoint touched this file', 'fix checkout crash', 'claude → cursor', '2h ago', "Didn't work", 'retrying the payment call', 'Decided', 'zero total for empty carts', 'Next:', 'add the refund test']) {
+    for (const expected of [
+      '1 checkpoint touched this file',
+      'fix checkout crash',
+      'claude → cursor',
+      '2h ago',
+      "Didn't work",
+      'retrying the payment call',
+      'Decided',
+      'zero total for empty carts',
+      'Next:',
+      'add the refund test',
+    ]) {
       assert.ok(plain.includes(expected), `hover lacks "${expected}":\n${plain}`);
     }
     assert.deepEqual(

@@ -62,8 +62,19 @@ describe('the index reads checkpoints exactly as the real parser does', () => {
 
   it('on edge shapes: no frontmatter, empty, torn, no closing line, closing at the end, empty frontmatter', () => {
     const base = corpus[0].text;
-    for (const t of ['', '---', '---\n', '---\n---\n', '---\n---', base.replace(/\n---\n/, '\n--- \n'), base.slice(0, base.indexOf('\n---\n') + 4),
-      base.slice(0, base.indexOf('\n---\n')), `${base.slice(0, base.indexOf('\n---\n'))}\n---`, '## Task\n\nbody only\n', 'x\n---\ny: z\n---\n']) {
+    for (const t of [
+      '',
+      '---',
+      '---\n',
+      '---\n---\n',
+      '---\n---',
+      base.replace(/\n---\n/, '\n--- \n'),
+      base.slice(0, base.indexOf('\n---\n') + 4),
+      base.slice(0, base.indexOf('\n---\n')),
+      `${base.slice(0, base.indexOf('\n---\n'))}\n---`,
+      '## Task\n\nbody only\n',
+      'x\n---\ny: z\n---\n',
+    ]) {
       same(t);
     }
   });
@@ -90,7 +101,11 @@ describe('the index reads checkpoints exactly as the real parser does', () => {
       const f = parseFields(body);
       const search = fieldTerms(fieldsSearchText(checkpointSearchFields(f)));
       const facts = bodyFacts(body);
-      assert.deepEqual({ ...facts, search: fieldTerms(facts.search) }, { task: f.task, next: f.next, files: f.files, failed: f.failed, empty: isEmptyCheckpoint(f), search }, JSON.stringify(body));
+      assert.deepEqual(
+        { ...facts, search: fieldTerms(facts.search) },
+        { task: f.task, next: f.next, files: f.files, failed: f.failed, empty: isEmptyCheckpoint(f), search },
+        JSON.stringify(body),
+      );
       assert.equal(bodyFacts(body, false).search, null);
     };
     // Each section alone, so that what each one does to "empty" is pinned, not left to chance.
@@ -104,10 +119,41 @@ describe('the index reads checkpoints exactly as the real parser does', () => {
     }
     const piece = fc.oneof(
       fc.string({ maxLength: 8 }),
-      fc.constantFrom('## Task', '## Next', '## State', '## Files', "## Didn't work", '## didn’t WORK ##', '##\tFiles', '## Decisions', '## Unknown', '##x',
-        '- a', '* b', '+ c', '  cont', '-', '\\## x', '\n', '\r\n', '\u2028', ' ', '\t', '\n## State\n\nstate\n', '\n## Intent\n\nwhy\n',
+      fc.constantFrom(
+        '## Task',
+        '## Next',
+        '## State',
+        '## Files',
+        "## Didn't work",
+        '## didn’t WORK ##',
+        '##\tFiles',
+        '## Decisions',
+        '## Unknown',
+        '##x',
+        '- a',
+        '* b',
+        '+ c',
+        '  cont',
+        '-',
+        '\\## x',
+        '\n',
+        '\r\n',
+        '\u2028',
+        ' ',
+        '\t',
+        '\n## State\n\nstate\n',
+        '\n## Intent\n\nwhy\n',
         // Lines a list reads or drops by its rules alone: no space after the marker, an indent that is only spaces, a plain line.
-        '-x', '*\tw', '  \u00a0y', '\tz', '\r', 'plain', '  ', '- ', '\n  wrapped\n'),
+        '-x',
+        '*\tw',
+        '  \u00a0y',
+        '\tz',
+        '\r',
+        'plain',
+        '  ',
+        '- ',
+        '\n  wrapped\n',
+      ),
     );
     fc.assert(
       fc.property(fc.array(piece, { maxLength: 30 }), (parts) => {
@@ -122,9 +168,18 @@ describe('the index reads checkpoints exactly as the real parser does', () => {
 function everyCheckpoint(root: string): Checkpoint[] {
   const out: Checkpoint[] = [];
   const sessions = path.join(root, 'sessions');
-  const dirs = (d: string): string[] => fs.readdirSync(d, { withFileTypes: true }).filter((e) => e.isDirectory() && !e.name.startsWith('.')).map((e) => e.name);
+  const dirs = (d: string): string[] =>
+    fs
+      .readdirSync(d, { withFileTypes: true })
+      .filter((e) => e.isDirectory() && !e.name.startsWith('.'))
+      .map((e) => e.name);
   for (const p of dirs(sessions)) {
-    for (const scope of [p, ...dirs(path.join(sessions, p)).filter((w) => w !== 'plans').map((w) => `${p}/${w}`)]) {
+    for (const scope of [
+      p,
+      ...dirs(path.join(sessions, p))
+        .filter((w) => w !== 'plans')
+        .map((w) => `${p}/${w}`),
+    ]) {
       const dir = path.join(sessions, ...scope.split('/'));
       for (const name of fs.readdirSync(dir).filter(isCheckpointFileName)) {
         out.push(parseCheckpoint(fs.readFileSync(path.join(dir, name), 'utf8'), name.slice(0, -3), scope));
@@ -176,15 +231,27 @@ describe('the index answers "which checkpoints touched this file" as the contrac
       const names = new Set<string>();
       for (const cp of all) for (const p of [...cp.files, ...cp.git.files]) names.add(normalizeTouchPath(p));
       // Every name, each in one of its spellings (in turn), and the odd ones.
-      const spell = [(n: string): string => n, (n: string): string => `./${n}`, (n: string): string => `/home/me/repo/${n}`,
-        (n: string): string => n.split('/').slice(-2).join('/'), (n: string): string => n.split('/').pop() ?? n, (n: string): string => `${n}x`, (n: string): string => `x${n}`];
+      const spell = [
+        (n: string): string => n,
+        (n: string): string => `./${n}`,
+        (n: string): string => `/home/me/repo/${n}`,
+        (n: string): string => n.split('/').slice(-2).join('/'),
+        (n: string): string => n.split('/').pop() ?? n,
+        (n: string): string => `${n}x`,
+        (n: string): string => `x${n}`,
+      ];
       const queries = [...names].map((n, i) => spell[i % spell.length](n));
       queries.push('quoted.ts', "'quoted.ts", 'x', 'index.ts', 'src', 'b.ts', '/b.ts', 'cödé.ts', 'emoji.ts', '', '   ', './', 'README.md', 'docs/README.md');
       for (const q of queries) {
         const want = oracle(all, q);
         const got = index.touching(q).map((t) => ({ slug: t.slug, matched: t.matched }));
         assert.deepEqual(got, want, q);
-        for (const limit of [1, 3]) assert.deepEqual(index.touching(q, limit).map((t) => ({ slug: t.slug, matched: t.matched })), want.slice(0, limit), `${q} limit ${limit}`);
+        for (const limit of [1, 3])
+          assert.deepEqual(
+            index.touching(q, limit).map((t) => ({ slug: t.slug, matched: t.matched })),
+            want.slice(0, limit),
+            `${q} limit ${limit}`,
+          );
       }
       await index.save();
     } finally {
@@ -244,7 +311,11 @@ describe('the index answers "which checkpoints touched this file" as the contrac
       assert.ok(stats.checkpointsParsed >= 2 && stats.checkpointsRemoved >= 1, JSON.stringify(stats));
       const all = everyCheckpoint(root);
       for (const q of ['src/new-one.ts', 'index.ts', 'README.md', 'src/index.ts', 'a.ts']) {
-        assert.deepEqual(index.touching(q).map((t) => ({ slug: t.slug, matched: t.matched })), oracle(all, q), q);
+        assert.deepEqual(
+          index.touching(q).map((t) => ({ slug: t.slug, matched: t.matched })),
+          oracle(all, q),
+          q,
+        );
       }
     } finally {
       index.close();

@@ -26,7 +26,11 @@ function sameIndex(a: SqlIndex, b: SqlIndex): void {
   for (const q of ['README.md', 'index.ts', 'src/index.ts', 'go.mod', 'a.ts', 'package.json']) assert.deepEqual(a.touching(q), b.touching(q), q);
   // Full text, read in the workers too: the same hits (ids differ with the order files were read in).
   for (const words of [['mock'], ['retry', 'cursor'], ['outbox', 'error', 'race'], ['zanzibarquux'], ['quuxbeyond'], ['xylophonist']]) {
-    const hits = (i: SqlIndex): string[] => i.search({ words, limit: 200 }).map((h) => `${h.slug} ${h.field} ${h.score} ${h.snippet}`).sort();
+    const hits = (i: SqlIndex): string[] =>
+      i
+        .search({ words, limit: 200 })
+        .map((h) => `${h.slug} ${h.field} ${h.score} ${h.snippet}`)
+        .sort();
     const got = hits(a);
     assert.ok(got.length > 0, words.join(' '));
     assert.deepEqual(got, hits(b), words.join(' '));
@@ -50,7 +54,10 @@ function markEvery25th(root: string): void {
   let n = 0;
   for (const project of fs.readdirSync(path.join(root, 'sessions')).sort()) {
     const dir = path.join(root, 'sessions', project);
-    for (const name of fs.readdirSync(dir).filter((f) => /^\d{8}-.*\.md$/.test(f)).sort()) {
+    for (const name of fs
+      .readdirSync(dir)
+      .filter((f) => /^\d{8}-.*\.md$/.test(f))
+      .sort()) {
       if (n++ % 25 !== 0) continue;
       const file = path.join(dir, name);
       fs.writeFileSync(file, `${fs.readFileSync(file, 'utf8').trimEnd()}\n\n## Next\n\nxylophonist\n`);
@@ -67,7 +74,10 @@ function markEvery25th(root: string): void {
 function growPastTheCap(root: string): void {
   const project = fs.readdirSync(path.join(root, 'sessions')).sort()[0];
   const dir = path.join(root, 'sessions', project);
-  const name = fs.readdirSync(dir).filter((n) => n.endsWith('.md') && /^\d{8}-/.test(n)).sort()[10];
+  const name = fs
+    .readdirSync(dir)
+    .filter((n) => n.endsWith('.md') && /^\d{8}-/.test(n))
+    .sort()[10];
   const file = path.join(dir, name);
   const text = fs.readFileSync(file, 'utf8');
   const filler = 'zanzibarquux padding words '.repeat(45_000);

@@ -71,7 +71,11 @@ describe('launcher', function () {
   });
 
   it('writes baton.cmd on Windows, with the Electron switch and every argument', () => {
-    const w = writeLauncher(home, { runtime: 'C:\\Program Files\\Microsoft VS Code\\Code.exe', script: 'C:\\Users\\me\\.vscode\\extensions\\baton-0.2.0\\dist\\cli.js', electron: true }, 'win32');
+    const w = writeLauncher(
+      home,
+      { runtime: 'C:\\Program Files\\Microsoft VS Code\\Code.exe', script: 'C:\\Users\\me\\.vscode\\extensions\\baton-0.2.0\\dist\\cli.js', electron: true },
+      'win32',
+    );
     assert.equal(w.path, path.join(home, '.baton', 'bin', 'baton.cmd'));
     const cmd = fs.readFileSync(w.path, 'utf8');
     assert.ok(cmd.includes('set "ELECTRON_RUN_AS_NODE=1"\r\n'));

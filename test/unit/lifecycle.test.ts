@@ -32,8 +32,20 @@ describe('lifecycle notes', () => {
   const env = (agent: string): HookEnv => ({ vaultRoot: v.root, env: {}, agent, now: () => v.clock.now(), baton: v.baton });
   /** Claude Code's SessionEnd and Stop payloads as hooks/payload.ts reads them (code.claude.com/docs/en/hooks, "SessionEnd input"). */
   const payload = (o: Partial<HookPayload>): HookPayload => ({
-    host: 'claude-code', sessionId: '', transcriptPath: '', cwd: work, roots: [], edited: [], source: '', trigger: '', instructions: '',
-    context: { percent: null, messages: null, toCompact: null }, reason: '', toolName: '', toolInput: {}, ...o,
+    host: 'claude-code',
+    sessionId: '',
+    transcriptPath: '',
+    cwd: work,
+    roots: [],
+    edited: [],
+    source: '',
+    trigger: '',
+    instructions: '',
+    context: { percent: null, messages: null, toCompact: null },
+    reason: '',
+    toolName: '',
+    toolInput: {},
+    ...o,
   });
   const notesFile = (): string => path.join(v.root, 'sessions', 'kestrel', 'uncommitted.md');
   const notes = (): string => (fs.existsSync(notesFile()) ? fs.readFileSync(notesFile(), 'utf8') : '');
@@ -78,7 +90,10 @@ describe('lifecycle notes', () => {
       ].join('\n'),
     );
     const view = await v.baton.resume('kestrel');
-    assert.deepEqual(view.uncommitted.map((n) => n.text), ['tried the read replica: lag breaks the cart', 'codex stopped the rollout on purpose']);
+    assert.deepEqual(
+      view.uncommitted.map((n) => n.text),
+      ['tried the read replica: lag breaks the cart', 'codex stopped the rollout on purpose'],
+    );
     assert.equal(isLifecycleNote({ text: 'cursor stopped', agent: 'codex' }), false, "another agent's name is a note like any other");
     const r = await v.baton.commit({ scope: 'kestrel', agent: 'codex', fields: {} });
     assert.doesNotMatch(r.checkpoint.state, /transcript|session 019a|codex stopped$/m);
@@ -93,8 +108,14 @@ describe('lifecycle notes', () => {
     assert.deepEqual((await v.baton.resume('kestrel')).abandoned, [], 'codex stopped 2 h ago: not silent for 6 h; gemini only ever stopped');
     v.advance(5 * HOUR);
     const abandoned = (await v.baton.resume('kestrel')).abandoned;
-    assert.deepEqual(abandoned.map((a) => [a.agent, a.notes, a.task]), [['codex', 1, 'moved half the callers']]);
-    assert.deepEqual((await v.baton.continuity()).map((p) => [p.project, p.uncommitted, p.abandoned]), [['kestrel', 1, 1]]);
+    assert.deepEqual(
+      abandoned.map((a) => [a.agent, a.notes, a.task]),
+      [['codex', 1, 'moved half the callers']],
+    );
+    assert.deepEqual(
+      (await v.baton.continuity()).map((p) => [p.project, p.uncommitted, p.abandoned]),
+      [['kestrel', 1, 1]],
+    );
   });
 
   it("a session end Baton never saw start, with no transcript on disk, writes nothing and says why (claude mcp list's health check)", async () => {
@@ -160,9 +181,12 @@ describe('a session that never started writes nothing when it ends', function ()
     fs.writeFileSync(transcript, '{}\n');
     await hook('session-end', { ...healthCheck(), session_id: 'no-start-but-ran', transcript_path: transcript });
     const notes = fs.readFileSync(path.join(vault, 'sessions', 'kestrel', 'uncommitted.md'), 'utf8');
-    assert.deepEqual(notes.split('\n').filter((l) => l.startsWith('- ')).map((l) => l.replace(/ <!--.*/, '')), [
-      '- lifecycle: session ended (prompt_input_exit)',
-      '- lifecycle: session ended (other)',
-    ]);
+    assert.deepEqual(
+      notes
+        .split('\n')
+        .filter((l) => l.startsWith('- '))
+        .map((l) => l.replace(/ <!--.*/, '')),
+      ['- lifecycle: session ended (prompt_input_exit)', '- lifecycle: session ended (other)'],
+    );
   });
 });

@@ -9,7 +9,15 @@ import { makeCheckpoint } from './builders';
 const NOW = 1_780_000_000;
 
 describe('agent blame text', () => {
-  const cp = makeCheckpoint({ agent: 'claude', task: 'cart totals', ts: NOW - 2 * 86400, failed: ['floats for money'], decisions: ['integer cents'], next: 'round tax', verified: ['totals match — npm test'] });
+  const cp = makeCheckpoint({
+    agent: 'claude',
+    task: 'cart totals',
+    ts: NOW - 2 * 86400,
+    failed: ['floats for money'],
+    decisions: ['integer cents'],
+    next: 'round tax',
+    verified: ['totals match — npm test'],
+  });
 
   it('annotates the current line as agent · task · age, one line, controls removed, long tasks cut', () => {
     assert.strictEqual(annotationText(cp, NOW), 'claude · cart totals · 2d ago');
@@ -30,21 +38,56 @@ describe('agent blame text', () => {
     const handed = { ...cp, handoffTo: 'cursor' };
     const blocks = buildLineHover({ checkpoint: handed, start: 4, end: 9, now: NOW, changedSince: true });
     const plain = hoverPlainText(blocks);
-    for (const s of ['lines 4–9 written in this session', 'cart totals', 'claude → cursor', '2d ago', "Didn't work", 'floats for money', 'Decided', 'integer cents', 'Verified', 'Next:', 'round tax', 'commits after this checkpoint', 'Open checkpoint', 'Resume kestrel']) {
+    for (const s of [
+      'lines 4–9 written in this session',
+      'cart totals',
+      'claude → cursor',
+      '2d ago',
+      "Didn't work",
+      'floats for money',
+      'Decided',
+      'integer cents',
+      'Verified',
+      'Next:',
+      'round tax',
+      'commits after this checkpoint',
+      'Open checkpoint',
+      'Resume kestrel',
+    ]) {
       assert.ok(plain.includes(s), `lacks "${s}": ${plain}`);
     }
     const hostile = makeCheckpoint({ task: '[run](command:workbench.action.terminal.new)' });
     const b = buildLineHover({ checkpoint: hostile, start: 1, end: 1, now: NOW, changedSince: false });
-    assert.ok(b.filter((x) => x.kind === 'markup').every((x) => !x.value.includes('command:')), 'agent text never goes into markup');
-    assert.deepStrictEqual(b.filter((x) => x.kind === 'command').map((x) => x.kind === 'command' && x.command), ['baton.openCheckpoint', 'baton.resume']);
+    assert.ok(
+      b.filter((x) => x.kind === 'markup').every((x) => !x.value.includes('command:')),
+      'agent text never goes into markup',
+    );
+    assert.deepStrictEqual(
+      b.filter((x) => x.kind === 'command').map((x) => x.kind === 'command' && x.command),
+      ['baton.openCheckpoint', 'baton.resume'],
+    );
   });
 
-  it('merges consecutive lines of one checkpoint and finds a line\'s range by bisection', () => {
+  it("merges consecutive lines of one checkpoint and finds a line's range by bisection", () => {
     const a = makeCheckpoint({ session: '20260101-000000-claude' });
     const b = makeCheckpoint({ session: '20260102-000000-cursor' });
-    const owners = new Map([['c1', a], ['c2', a], ['c3', b]]);
+    const owners = new Map([
+      ['c1', a],
+      ['c2', a],
+      ['c3', b],
+    ]);
     const ranges = lineRanges(['c0', 'c1', 'c2', 'c1', 'c3', 'c0', 'c1'], owners);
-    assert.deepStrictEqual(ranges.map((r) => [r.start, r.end, r.checkpoint.session]), [[2, 4, a.session], [5, 5, b.session], [7, 7, a.session]]);
-    assert.deepStrictEqual([1, 2, 4, 5, 6, 7, 8].map((l) => rangeAt(ranges, l)?.start ?? null), [null, 2, 2, 5, null, 7, null]);
+    assert.deepStrictEqual(
+      ranges.map((r) => [r.start, r.end, r.checkpoint.session]),
+      [
+        [2, 4, a.session],
+        [5, 5, b.session],
+        [7, 7, a.session],
+      ],
+    );
+    assert.deepStrictEqual(
+      [1, 2, 4, 5, 6, 7, 8].map((l) => rangeAt(ranges, l)?.start ?? null),
+      [null, 2, 2, 5, null, 7, null],
+    );
   });
 });

@@ -66,7 +66,10 @@ describe('lint: the boundaries of the layers', function () {
       'src/mcp/tool.ts': "import type { store } from '../adapters/store';\n\nexport type Tool = typeof store;\n",
     });
     assert.equal(errors.length, 1, errors.join('\n'));
-    assert.match(errors[0], /^src\/mcp\/tool\.ts:1: import-x\/no-restricted-paths: Unexpected path "\.\.\/adapters\/store" imported in restricted zone\. mcp may import only core, app\./);
+    assert.match(
+      errors[0],
+      /^src\/mcp\/tool\.ts:1: import-x\/no-restricted-paths: Unexpected path "\.\.\/adapters\/store" imported in restricted zone\. mcp may import only core, app\./,
+    );
   });
 
   it('fails a door importing another door, statically or on demand', async () => {
@@ -84,7 +87,9 @@ describe('lint: the boundaries of the layers', function () {
   it('fails an import against the direction (the core importing the app)', async () => {
     const errors = await lint({ ...CLEAN, 'src/core/rule.ts': "import { useCase } from '../app/useCase';\n\nexport const rule = (s: string): string => useCase(s).trim();\n" });
     assert.ok(
-      errors.includes('src/core/rule.ts:1: import-x/no-restricted-paths: Unexpected path "../app/useCase" imported in restricted zone. core may import only itself. The direction is core ← adapters ← app ← doors, and only the entry points in src/ import doors.'),
+      errors.includes(
+        'src/core/rule.ts:1: import-x/no-restricted-paths: Unexpected path "../app/useCase" imported in restricted zone. core may import only itself. The direction is core ← adapters ← app ← doors, and only the entry points in src/ import doors.',
+      ),
       errors.join('\n'),
     );
   });
@@ -92,7 +97,8 @@ describe('lint: the boundaries of the layers', function () {
   it('fails a layer importing a door or an entry point: only the entry points import doors', async () => {
     const errors = await lint({
       ...CLEAN,
-      'src/app/useCase.ts': "import { store } from '../adapters/store';\n\nexport const useCase = (s: string): string => store(s);\nexport const door = (): Promise<unknown> => import('../mcp/tool');\n",
+      'src/app/useCase.ts':
+        "import { store } from '../adapters/store';\n\nexport const useCase = (s: string): string => store(s);\nexport const door = (): Promise<unknown> => import('../mcp/tool');\n",
       'src/adapters/entry.ts': "import { both } from '../cli';\n\nexport const entry = both;\n",
     });
     assert.deepEqual(errors.filter((e) => !/import-x\/no-cycle/.test(e)).sort(), [
@@ -114,10 +120,7 @@ describe('lint: the boundaries of the layers', function () {
       'src/cli/run.ts': "import { VERSION } from './version';\n\nexport const run = (): string => VERSION;\n",
       'src/cli/version.ts': "export const VERSION = '1';\nexport const later = (): Promise<unknown> => import('./run');\n",
     });
-    assert.deepEqual(errors.sort(), [
-      'src/cli/run.ts:1: import-x/no-cycle: Dependency cycle detected',
-      'src/cli/version.ts:2: import-x/no-cycle: Dependency cycle detected',
-    ]);
+    assert.deepEqual(errors.sort(), ['src/cli/run.ts:1: import-x/no-cycle: Dependency cycle detected', 'src/cli/version.ts:2: import-x/no-cycle: Dependency cycle detected']);
   });
 
   it('names the rest of a longer cycle', async () => {
@@ -161,7 +164,7 @@ describe('lint: what each layer may touch of Node, and what app may hand out', f
         '',
         'export const home = (): string => os.homedir() + String(readFileSync) + String(load);',
         'export const rule = (s: string): string => s.trim() + (process.env.HOME ?? "");',
-        "export const bytes = (s: string): number => Buffer.from(s).length;",
+        'export const bytes = (s: string): number => Buffer.from(s).length;',
         'export type W = Worker;',
         '',
       ].join('\n'),
@@ -180,10 +183,13 @@ describe('lint: what each layer may touch of Node, and what app may hand out', f
   it("lets each door use only its own I/O's Node modules, and no adapter's library", async () => {
     const errors = await lint({
       ...CLEAN,
-      'src/cli/command.ts': "import * as fs from 'fs';\nimport { spawn } from 'node:child_process';\nimport * as path from 'path';\nimport { useCase } from '../app/useCase';\n\nexport const command = (s: string): string => useCase(s) + String(fs) + String(spawn) + path.sep;\n",
-      'src/mcp/tool.ts': "import { Readable } from 'stream';\nimport initSqlJs from 'sql.js';\nimport { useCase } from '../app/useCase';\n\nexport const tool = (s: string): string => useCase(s) + String(Readable) + String(initSqlJs);\n",
+      'src/cli/command.ts':
+        "import * as fs from 'fs';\nimport { spawn } from 'node:child_process';\nimport * as path from 'path';\nimport { useCase } from '../app/useCase';\n\nexport const command = (s: string): string => useCase(s) + String(fs) + String(spawn) + path.sep;\n",
+      'src/mcp/tool.ts':
+        "import { Readable } from 'stream';\nimport initSqlJs from 'sql.js';\nimport { useCase } from '../app/useCase';\n\nexport const tool = (s: string): string => useCase(s) + String(Readable) + String(initSqlJs);\n",
       'src/hooks/hookLog.ts': "import * as fs from 'fs';\nimport * as net from 'net';\n\nexport const log = (): string => String(fs) + String(net);\n",
-      'src/vscode/view.ts': "import * as fs from 'fs';\nimport * as os from 'os';\nimport { simpleGit } from 'simple-git';\n\nexport const view = (): string => String(fs) + os.EOL + String(simpleGit);\n",
+      'src/vscode/view.ts':
+        "import * as fs from 'fs';\nimport * as os from 'os';\nimport { simpleGit } from 'simple-git';\n\nexport const view = (): string => String(fs) + os.EOL + String(simpleGit);\n",
     });
     assert.deepEqual(where(errors), [
       'src/cli/command.ts:1: no-restricted-imports',
@@ -223,7 +229,7 @@ describe("lint: the vault's layout only in src/adapters, and every door commits 
       "import * as path from 'path';",
       '',
       "export const locksDirOf = (root: string): string => path.join(root, '.baton-live', 'locks');",
-      "export const slugOf = (scope: string, id: string): string => `sessions/${scope}/${id}`;",
+      'export const slugOf = (scope: string, id: string): string => `sessions/${scope}/${id}`;',
       "export const pathspec = ['diff', '--', 'sessions'];",
       "export const NOTES = 'uncommitted.md';",
       '',
@@ -259,7 +265,7 @@ describe("lint: the vault's layout only in src/adapters, and every door commits 
       'src/mcp/tool.ts': "export const tool = ['diff', '--name-only', '--', 'sessions'];\n",
       'src/hooks/hookLog.ts': "import * as path from 'path';\n\nexport const log = (root: string): string => path.join(root, '.baton');\n",
       'src/vscode/view.ts': "export const watched = 'sessions/**/[0-9]*-*.md';\n",
-      'src/cli.ts': "export const notesOf = (scope: string): string => `sessions/${scope}/uncommitted`;\n",
+      'src/cli.ts': 'export const notesOf = (scope: string): string => `sessions/${scope}/uncommitted`;\n',
     });
     // Each literal once: '.baton-live' and 'locks' on line 3, 'sessions/' and '/uncommitted' in src/cli.ts.
     assert.deepEqual(where(errors), [

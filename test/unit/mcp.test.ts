@@ -40,8 +40,7 @@ async function connect(o: Connect): Promise<Client> {
 
 const text = (r: unknown): string => ((r as CallToolResult).content[0] as { text: string }).text;
 const structured = (r: unknown): Record<string, unknown> => (r as CallToolResult).structuredContent as Record<string, unknown>;
-const call = async (c: Client, name: string, args: Record<string, unknown> = {}): Promise<CallToolResult> =>
-  (await c.callTool({ name, arguments: args })) as CallToolResult;
+const call = async (c: Client, name: string, args: Record<string, unknown> = {}): Promise<CallToolResult> => (await c.callTool({ name, arguments: args })) as CallToolResult;
 
 describe('baton mcp (the SDK client over stdio, real vault)', function () {
   this.timeout(60_000);
@@ -79,7 +78,19 @@ describe('baton mcp (the SDK client over stdio, real vault)', function () {
     }
     const cp = tools.find((t) => t.name === 'checkpoint');
     assert.deepEqual(Object.keys(cp?.inputSchema.properties ?? {}).sort(), [
-      'blockers', 'commands', 'decisions', 'failed', 'files', 'intent', 'next', 'project', 'questions', 'state', 'task', 'to', 'verified',
+      'blockers',
+      'commands',
+      'decisions',
+      'failed',
+      'files',
+      'intent',
+      'next',
+      'project',
+      'questions',
+      'state',
+      'task',
+      'to',
+      'verified',
     ]);
   });
 
@@ -101,7 +112,12 @@ describe('baton mcp (the SDK client over stdio, real vault)', function () {
       const n = await call(client, 'note_progress', { text: 'tried the stripe mock: it fails on webhooks' });
       assert.equal(n.isError, undefined, text(n));
       assert.deepEqual({ ...structured(n), ts: 0 }, { project: 'heron-web', agent: 'claude-code', ts: 0, durable: true, redactions: 0 });
-      const r = await call(client, 'checkpoint', { task: 'billing webhooks', failed: ['the stripe mock: no webhook replay'], files: ['src/billing/hooks.ts'], next: 'record fixtures' });
+      const r = await call(client, 'checkpoint', {
+        task: 'billing webhooks',
+        failed: ['the stripe mock: no webhook replay'],
+        files: ['src/billing/hooks.ts'],
+        next: 'record fixtures',
+      });
       assert.equal(r.isError, undefined, text(r));
       const s = structured(r);
       assert.equal(s.project, 'heron-web');
@@ -152,15 +168,24 @@ describe('baton mcp (the SDK client over stdio, real vault)', function () {
     const view = structured(r) as { latest: { session: string; handoffTo: string }; uncommitted: { text: string }[] };
     assert.equal(view.latest.session, structured(h).session);
     assert.equal(view.latest.handoffTo, 'cursor');
-    assert.deepEqual(view.uncommitted.map((n) => n.text), ['toggle state lives in the URL']);
+    assert.deepEqual(
+      view.uncommitted.map((n) => n.text),
+      ['toggle state lives in the URL'],
+    );
 
     assert.equal((await cli(['plan', '--project', 'kestrel', '--agent', 'codex'], { vault, input: '1. add the toggle\n2. test it' })).code, 0);
     const plans = await client.readResource({ uri: 'baton://project/kestrel/plans' });
-    assert.match((plans.contents[0] as { text: string }).text, /\nPlan sessions\/kestrel\/plans\/plan-\d{8}-\d{6}-codex \(codex, [\d-]+\):\n {2}> 1\. add the toggle\n {2}> 2\. test it\n/);
+    assert.match(
+      (plans.contents[0] as { text: string }).text,
+      /\nPlan sessions\/kestrel\/plans\/plan-\d{8}-\d{6}-codex \(codex, [\d-]+\):\n {2}> 1\. add the toggle\n {2}> 2\. test it\n/,
+    );
 
     const listed = await client.readResource({ uri: 'baton://projects' });
     const projects = JSON.parse((listed.contents[0] as { text: string }).text) as { projects: { project: string; checkpoints: number; uncommitted: number }[] };
-    assert.deepEqual(projects.projects.map((x) => [x.project, x.checkpoints, x.uncommitted]), [['kestrel', 1, 1]]);
+    assert.deepEqual(
+      projects.projects.map((x) => [x.project, x.checkpoints, x.uncommitted]),
+      [['kestrel', 1, 1]],
+    );
 
     const stats = JSON.parse((await cli(['stats', '--json'], { vault })).stdout);
     assert.deepEqual({ ...stats, projects: undefined }, { open: 1, resumed: 1, closed: 0, autoClosed: 0, abandoned: 0, total: 2, projects: undefined });
@@ -171,11 +196,18 @@ describe('baton mcp (the SDK client over stdio, real vault)', function () {
     await call(client, 'checkpoint', { task: 'session store', files: ['internal/memory/vaultstore.go'], failed: ['mock the payment gateway: hides webhook races'] });
     for (const form of ['./internal/memory/vaultstore.go', 'vaultstore.go', '/abs/repo/internal/memory/vaultstore.go']) {
       const w = structured(await call(client, 'why', { file: form })) as { touches: { task: string; origin: string }[] };
-      assert.deepEqual(w.touches.map((t) => [t.task, t.origin]), [['session store', 'baton']], form);
+      assert.deepEqual(
+        w.touches.map((t) => [t.task, t.origin]),
+        [['session store', 'baton']],
+        form,
+      );
     }
     assert.deepEqual((structured(await call(client, 'why', { file: 'store.go' })) as { touches: unknown[] }).touches, []);
     const b = await call(client, 'before_you_try', { approach: 'mock the payment gateway' });
-    assert.match(text(b), /\n {2}- ruled out by test-agent on \d{4}-\d{2}-\d{2} in kestrel \(sessions\/kestrel\/[\d-]+test-agent\):\n {4}> mock the payment gateway: hides webhook races\n/);
+    assert.match(
+      text(b),
+      /\n {2}- ruled out by test-agent on \d{4}-\d{2}-\d{2} in kestrel \(sessions\/kestrel\/[\d-]+test-agent\):\n {4}> mock the payment gateway: hides webhook races\n/,
+    );
     const none = await call(client, 'before_you_try', { approach: 'rewrite it in rust' });
     assert.match(text(none), /No recorded dead end matches/);
   });
@@ -189,7 +221,13 @@ describe('baton mcp (the SDK client over stdio, real vault)', function () {
     assert.match(text(r), /^2 match\(es\) for "mock gateway", best first\.\n/);
     assert.match(text(r), /\n {2}> \*\*mocking\*\* the payment \*\*gateway\*\* hid the bug\n/);
     const s = structured(r) as { query: string; hits: { kind: string; field: string; project: string; agent: string; snippet: string }[] };
-    assert.deepEqual(s.hits.map((h) => [h.kind, h.field, h.project, h.agent]), [['checkpoint', 'failed', 'kestrel', 'test-agent'], ['note', 'text', 'kestrel', 'test-agent']]);
+    assert.deepEqual(
+      s.hits.map((h) => [h.kind, h.field, h.project, h.agent]),
+      [
+        ['checkpoint', 'failed', 'kestrel', 'test-agent'],
+        ['note', 'text', 'kestrel', 'test-agent'],
+      ],
+    );
     const notes = structured(await call(client, 'search', { query: 'gateway', kind: 'note', project: 'kestrel', limit: 5 })) as { hits: unknown[] };
     assert.equal(notes.hits.length, 1);
     const odd = await call(client, 'search', { query: 'gateway" OR (NEAR*' });
@@ -251,7 +289,10 @@ describe('baton mcp (the SDK client over stdio, real vault)', function () {
     const [cp] = await Promise.all([call(c, 'checkpoint', { task: 'parallel' }), cli(['note', '--project', 'kestrel', '--agent', 'cursor', 'late cli note'], { vault })]);
     assert.equal(structured(cp).folded, 15);
     const after = structured(await call(c, 'resume', {})) as { uncommitted: { text: string; agent: string }[] };
-    assert.deepEqual(after.uncommitted.map((n) => n.agent).filter((a) => a !== 'cursor'), []);
+    assert.deepEqual(
+      after.uncommitted.map((n) => n.agent).filter((a) => a !== 'cursor'),
+      [],
+    );
     assert.equal(after.uncommitted.length, 16);
   });
 });

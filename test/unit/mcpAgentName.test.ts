@@ -66,7 +66,10 @@ describe("the MCP server's agent name", function () {
     const file = fs.readFileSync(cp.path as string, 'utf8');
     assert.match(file, /## Files\n\n- src\/cart\.ts\n/);
     const sessions = await cli(['sessions', 'kestrel', '--json'], { vault, cwd: work });
-    assert.deepEqual((JSON.parse(sessions.stdout) as { checkpoints: { agent: string }[] }).checkpoints.map((c) => c.agent), ['codex']);
+    assert.deepEqual(
+      (JSON.parse(sessions.stdout) as { checkpoints: { agent: string }[] }).checkpoints.map((c) => c.agent),
+      ['codex'],
+    );
   });
 
   it('with BATON_AGENT in its environment (as connect writes it), that name whatever the client calls itself', async () => {
@@ -76,6 +79,9 @@ describe("the MCP server's agent name", function () {
     client = await mcpClient({ cli: CLI, vault, cwd: work, name: 'a-renamed-client 2.0', serverEnv: { BATON_AGENT: 'gemini' } });
     assert.equal(structured(await client.callTool({ name: 'note_progress', arguments: { text: 'two', agent: 'claude' } })).agent, 'gemini', 'no argument names another agent');
     const notes = fs.readFileSync(path.join(vault, 'sessions', 'kestrel', 'uncommitted.md'), 'utf8');
-    assert.deepEqual([...notes.matchAll(/agent=(\S+) -->/g)].map((m) => m[1]), ['gemini', 'gemini']);
+    assert.deepEqual(
+      [...notes.matchAll(/agent=(\S+) -->/g)].map((m) => m[1]),
+      ['gemini', 'gemini'],
+    );
   });
 });

@@ -122,7 +122,7 @@ describe('baton mcp prompts and resources (the SDK client in memory, real vault)
     );
   });
 
-  it('completes the template\'s project from the vault', async () => {
+  it("completes the template's project from the vault", async () => {
     await client.callTool({ name: 'note_progress', arguments: { text: 'started', project: 'osprey/feature-x' } });
     const c = await client.complete({ ref: { type: 'ref/resource', uri: 'baton://project/{project}/handover' }, argument: { name: 'project', value: 'os' } });
     assert.deepEqual(c.completion.values, ['osprey', 'osprey/feature-x']);
@@ -132,7 +132,9 @@ describe('baton mcp prompts and resources (the SDK client in memory, real vault)
     await client.callTool({ name: 'note_progress', arguments: { text: 'started the export', project: 'osprey/feature-x', agent: 'codex' } });
     const p = await client.readResource({ uri: 'baton://projects' });
     assert.equal((p.contents[0] as { mimeType: string }).mimeType, 'application/json');
-    const list = JSON.parse(contentText(p)) as { projects: { project: string; checkpoints: number; lastCheckpointAge: string | null; lastAgent: string; uncommitted: number; scopes: string[]; handover: string }[] };
+    const list = JSON.parse(contentText(p)) as {
+      projects: { project: string; checkpoints: number; lastCheckpointAge: string | null; lastAgent: string; uncommitted: number; scopes: string[]; handover: string }[];
+    };
     assert.deepEqual(
       list.projects.map((x) => [x.project, x.checkpoints, x.lastCheckpointAge, x.lastAgent, x.uncommitted, x.scopes, x.handover]),
       [

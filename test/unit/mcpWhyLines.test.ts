@@ -69,7 +69,10 @@ describe('why with lines (MCP, real repository)', function () {
     assert.match(t, /^Decided:\n {2}> - integer cents$/m);
     assert.match(t, /^Next:\n {2}> round tax per line$/m);
     const lines = (r.structuredContent as { lines: { start: number; agent: string; failed: string[]; next: string }[] }).lines;
-    assert.deepEqual(lines.map((l) => [l.start, l.agent, l.next]), [[2, 'claude-code', 'round tax per line']]);
+    assert.deepEqual(
+      lines.map((l) => [l.start, l.agent, l.next]),
+      [[2, 'claude-code', 'round tax per line']],
+    );
 
     const range = await call(client, 'why', { file: path.join(repo, 'cart.ts'), line: 1, end_line: 3 });
     assert.match(text(range), /^cart\.ts lines 1-3: written in 1 session; lines of it not listed below are nobody's\./);

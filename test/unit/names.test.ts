@@ -152,19 +152,32 @@ describe('names: a name that is a secret is never written', () => {
   it('refuses it as a project, worktree, agent or hand-off, without repeating it', () => {
     for (const name of secretNames) {
       for (const fn of [() => safeScope(name), () => safeName(name, 'agent'), () => safeName(name, 'handoff target')]) {
-        assert.throws(fn, (err: unknown) => {
-          assert.ok(err instanceof BatonError && err.kind === 'refused', String(err));
-          assert.match(err.message, /looks like a secret/);
-          assert.ok(!err.message.toLowerCase().includes(body(20).toLowerCase()), 'the message does not repeat the secret');
-          return true;
-        }, name);
+        assert.throws(
+          fn,
+          (err: unknown) => {
+            assert.ok(err instanceof BatonError && err.kind === 'refused', String(err));
+            assert.match(err.message, /looks like a secret/);
+            assert.ok(!err.message.toLowerCase().includes(body(20).toLowerCase()), 'the message does not repeat the secret');
+            return true;
+          },
+          name,
+        );
       }
       assert.equal(safe(name), '', `safe() drops ${name}`);
     }
   });
 
   it('leaves ordinary names alone', () => {
-    for (const name of ['sk-learn-compat-shims-for-tests', 'risk-assessment-for-the-payment-module-v2', 'test_password_reset_flow', 'token-service', 'kestrel/feature-auth-token', 'claude-code', 'hf-transformers', 'npm-audit']) {
+    for (const name of [
+      'sk-learn-compat-shims-for-tests',
+      'risk-assessment-for-the-payment-module-v2',
+      'test_password_reset_flow',
+      'token-service',
+      'kestrel/feature-auth-token',
+      'claude-code',
+      'hf-transformers',
+      'npm-audit',
+    ]) {
       assert.ok(safeScope(name).length > 0, name);
       assert.ok(safeName(name, 'agent').length > 0, name);
     }

@@ -23,10 +23,45 @@ function same(text: string, id = '20260814-143207-claude', scope = 'kestrel'): v
 
 // Values of keys Baton does not model (kept in `extra` with their YAML type).
 const TYPED = [
-  'x: 12', 'x: 0', 'x: 007', 'x: 1.5', 'x: 1e3', 'x: +5', 'x: 1_000', 'x: 0x1F', 'x: 0o17', 'x: 0b101', 'x: 123456789012345678901',
-  'x: true', 'x: True', 'x: TRUE', 'x: false', 'x: yes', 'x: on', 'x: ~', 'x: null', 'x: NULL', 'x: .inf', 'x: .NaN', 'x: +.inf',
-  'x: 2026-09-05', 'x: 2026-09-05T17:00:00Z', 'x: 12:30', 'x: 1.5 GB', 'x: abc', 'x: deadbeef', 'x: é', 'x: 20260905-170000-claude',
-  'x:\n  - 1\n  - a', 'x:\n  - true\n  - "1"', 'x:\n  - ~', "x: '12'", 'x: "true"', 'constructor: a', 'toString: b', 'hasOwnProperty: c',
+  'x: 12',
+  'x: 0',
+  'x: 007',
+  'x: 1.5',
+  'x: 1e3',
+  'x: +5',
+  'x: 1_000',
+  'x: 0x1F',
+  'x: 0o17',
+  'x: 0b101',
+  'x: 123456789012345678901',
+  'x: true',
+  'x: True',
+  'x: TRUE',
+  'x: false',
+  'x: yes',
+  'x: on',
+  'x: ~',
+  'x: null',
+  'x: NULL',
+  'x: .inf',
+  'x: .NaN',
+  'x: +.inf',
+  'x: 2026-09-05',
+  'x: 2026-09-05T17:00:00Z',
+  'x: 12:30',
+  'x: 1.5 GB',
+  'x: abc',
+  'x: deadbeef',
+  'x: é',
+  'x: 20260905-170000-claude',
+  'x:\n  - 1\n  - a',
+  'x:\n  - true\n  - "1"',
+  'x:\n  - ~',
+  "x: '12'",
+  'x: "true"',
+  'constructor: a',
+  'toString: b',
+  'hasOwnProperty: c',
 ];
 
 describe('parseCheckpoint reads by hand exactly what js-yaml reads', () => {
@@ -46,8 +81,22 @@ describe('parseCheckpoint reads by hand exactly what js-yaml reads', () => {
 
   it('on edge shapes: no frontmatter, empty, torn, no closing line, closing at the end', () => {
     const base = corpus[0].text;
-    for (const t of ['', '---', '---\n', '---\n---\n', '---\n---', '---\nk: v\n---', base.replace(/\n---\n/, '\n--- \n'), base.slice(0, base.indexOf('\n---\n') + 4),
-      base.slice(0, base.indexOf('\n---\n')), `${base.slice(0, base.indexOf('\n---\n'))}\n---`, '## Task\n\nbody only\n', 'x\n---\ny: z\n---\n', `\ufeff${base}`, base.replace(/\n/g, '\r\n')]) {
+    for (const t of [
+      '',
+      '---',
+      '---\n',
+      '---\n---\n',
+      '---\n---',
+      '---\nk: v\n---',
+      base.replace(/\n---\n/, '\n--- \n'),
+      base.slice(0, base.indexOf('\n---\n') + 4),
+      base.slice(0, base.indexOf('\n---\n')),
+      `${base.slice(0, base.indexOf('\n---\n'))}\n---`,
+      '## Task\n\nbody only\n',
+      'x\n---\ny: z\n---\n',
+      `\ufeff${base}`,
+      base.replace(/\n/g, '\r\n'),
+    ]) {
       same(t);
     }
   });

@@ -28,8 +28,16 @@ const transcripts: Record<AgentId, () => string[]> = {
   // RolloutLine {timestamp, type, payload}: what Codex injects arrives as user response items too.
   codex: () => [
     j({ timestamp: 't', type: 'session_meta', payload: { id: 'x-1', cwd: '/w', originator: 'codex_cli_rs' } }),
-    j({ timestamp: 't', type: 'response_item', payload: { type: 'message', role: 'user', content: [{ type: 'input_text', text: '# AGENTS.md instructions for /w\n\nUse pnpm.' }] } }),
-    j({ timestamp: 't', type: 'response_item', payload: { type: 'message', role: 'user', content: [{ type: 'input_text', text: '<environment_context>\n  <cwd>/w</cwd>\n</environment_context>' }] } }),
+    j({
+      timestamp: 't',
+      type: 'response_item',
+      payload: { type: 'message', role: 'user', content: [{ type: 'input_text', text: '# AGENTS.md instructions for /w\n\nUse pnpm.' }] },
+    }),
+    j({
+      timestamp: 't',
+      type: 'response_item',
+      payload: { type: 'message', role: 'user', content: [{ type: 'input_text', text: '<environment_context>\n  <cwd>/w</cwd>\n</environment_context>' }] },
+    }),
     j({ timestamp: 't', type: 'response_item', payload: { type: 'message', role: 'user', content: [{ type: 'input_text', text: OPENING }] } }),
     j({ timestamp: 't', type: 'event_msg', payload: { type: 'user_message', message: OPENING, images: [] } }),
     j({ timestamp: 't', type: 'event_msg', payload: { type: 'agent_message', message: 'Looking at the test.' } }),
@@ -39,9 +47,23 @@ const transcripts: Record<AgentId, () => string[]> = {
   // JSONL chat recording: metadata, message records (displayContent is what was typed), a rewind, a $set.
   gemini: () => [
     j({ sessionId: 'g-1', projectHash: 'abc', startTime: '2026-12-01T10:00:00Z', lastUpdated: '2026-12-01T10:00:00Z' }),
-    j({ id: 'm1', timestamp: 't', type: 'user', content: [{ text: `${OPENING}\n--- Content from referenced files ---\nexport const cart = 1;` }], displayContent: [{ text: OPENING }] }),
+    j({
+      id: 'm1',
+      timestamp: 't',
+      type: 'user',
+      content: [{ text: `${OPENING}\n--- Content from referenced files ---\nexport const cart = 1;` }],
+      displayContent: [{ text: OPENING }],
+    }),
     // Reported over Gemini's threshold (0.5 of 1,048,576 by default): this check compresses (see the Gemini test below).
-    j({ id: 'm2', timestamp: 't', type: 'gemini', content: 'Looking at the test.', toolCalls: [{ id: 'c1', name: 'read_file', args: {}, status: 'success', timestamp: 't' }], tokens: { input: 600000, output: 10 }, model: 'gemini-3.8-flash' }),
+    j({
+      id: 'm2',
+      timestamp: 't',
+      type: 'gemini',
+      content: 'Looking at the test.',
+      toolCalls: [{ id: 'c1', name: 'read_file', args: {}, status: 'success', timestamp: 't' }],
+      tokens: { input: 600000, output: 10 },
+      model: 'gemini-3.8-flash',
+    }),
     j({ id: 'm3', timestamp: 't', type: 'info', content: 'Compressing chat history' }),
     j({ id: 'm4', timestamp: 't', type: 'user', content: 'typo, ignore this' }),
     j({ $rewindTo: 'm4' }),
@@ -50,12 +72,26 @@ const transcripts: Record<AgentId, () => string[]> = {
   ],
   cursor: () => [
     j({ role: 'user', message: { content: [{ type: 'text', text: `<timestamp>Tuesday, Dec 1, 2026</timestamp>\n<user_query>\n${OPENING}\n</user_query>` }] } }),
-    j({ role: 'assistant', message: { content: [{ type: 'text', text: 'Looking at the test.' }, { type: 'tool_use', name: 'Read', input: { path: '/w/cart.ts' } }] } }),
+    j({
+      role: 'assistant',
+      message: {
+        content: [
+          { type: 'text', text: 'Looking at the test.' },
+          { type: 'tool_use', name: 'Read', input: { path: '/w/cart.ts' } },
+        ],
+      },
+    }),
     ...LATEST.map((m) => j({ role: 'user', message: { content: [{ type: 'text', text: `<user_query>\n${m}\n</user_query>` }] } })),
   ],
   copilot: () => [
     j({ type: 'session.start', data: { sessionId: 'p-1', producer: 'copilot-agent', context: { cwd: '/w' } }, id: 'e1', timestamp: 't', parentId: null }),
-    j({ type: 'user.message', data: { content: OPENING, transformedContent: `<current_datetime>now</current_datetime>\n\n${OPENING}`, attachments: [] }, id: 'e2', timestamp: 't', parentId: 'e1' }),
+    j({
+      type: 'user.message',
+      data: { content: OPENING, transformedContent: `<current_datetime>now</current_datetime>\n\n${OPENING}`, attachments: [] },
+      id: 'e2',
+      timestamp: 't',
+      parentId: 'e1',
+    }),
     j({ type: 'assistant.message', data: { messageId: 'a1', content: 'Looking at the test.' }, id: 'e3', timestamp: 't', parentId: 'e2' }),
     j({ type: 'tool.execution_complete', data: { toolName: 'bash', result: 'FAIL cart.test.ts' }, id: 'e4', timestamp: 't', parentId: 'e3' }),
     ...LATEST.map((m, i) => j({ type: 'user.message', data: { content: m, attachments: [] }, id: `u${i}`, timestamp: 't', parentId: 'e4' })),
@@ -64,16 +100,38 @@ const transcripts: Record<AgentId, () => string[]> = {
 
 /** Each host's compaction event, as its config names it, and its documented payload around a transcript path. */
 const hosts: Record<AgentId, { event: string; payload: (transcript: string | null, repo: string) => Record<string, unknown> }> = {
-  'claude-code': { event: 'PreCompact', payload: (t, repo) => ({ session_id: 'c-1', transcript_path: t, cwd: repo, hook_event_name: 'PreCompact', trigger: 'auto', custom_instructions: '' }) },
+  'claude-code': {
+    event: 'PreCompact',
+    payload: (t, repo) => ({ session_id: 'c-1', transcript_path: t, cwd: repo, hook_event_name: 'PreCompact', trigger: 'auto', custom_instructions: '' }),
+  },
   // codex-rs/hooks/schema/generated/pre-compact.command.input.schema.json
-  codex: { event: 'PreCompact', payload: (t, repo) => ({ session_id: 'x-1', turn_id: 'turn-1', transcript_path: t, cwd: repo, hook_event_name: 'PreCompact', model: 'gpt-5', trigger: 'auto' }) },
+  codex: {
+    event: 'PreCompact',
+    payload: (t, repo) => ({ session_id: 'x-1', turn_id: 'turn-1', transcript_path: t, cwd: repo, hook_event_name: 'PreCompact', model: 'gpt-5', trigger: 'auto' }),
+  },
   // gemini-cli docs/hooks/reference.md: the base input plus trigger
-  gemini: { event: 'PreCompress', payload: (t, repo) => ({ session_id: 'g-1', transcript_path: t, cwd: repo, hook_event_name: 'PreCompress', timestamp: '2026-12-01T11:00:00Z', trigger: 'auto' }) },
+  gemini: {
+    event: 'PreCompress',
+    payload: (t, repo) => ({ session_id: 'g-1', transcript_path: t, cwd: repo, hook_event_name: 'PreCompress', timestamp: '2026-12-01T11:00:00Z', trigger: 'auto' }),
+  },
   cursor: {
     event: 'preCompact',
     payload: (t, repo) => ({
-      conversation_id: 'conv-1', generation_id: 'gen-1', model: 'claude-4', hook_event_name: 'preCompact', cursor_version: '2.1.0', workspace_roots: [repo], user_email: null,
-      transcript_path: t, trigger: 'auto', context_usage_percent: 87, context_tokens: 174000, context_window_size: 200000, message_count: 42, messages_to_compact: 30, is_first_compaction: true,
+      conversation_id: 'conv-1',
+      generation_id: 'gen-1',
+      model: 'claude-4',
+      hook_event_name: 'preCompact',
+      cursor_version: '2.1.0',
+      workspace_roots: [repo],
+      user_email: null,
+      transcript_path: t,
+      trigger: 'auto',
+      context_usage_percent: 87,
+      context_tokens: 174000,
+      context_window_size: 200000,
+      message_count: 42,
+      messages_to_compact: 30,
+      is_first_compaction: true,
     }),
   },
   // cli-command-reference, "preCompact", camelCase input
@@ -93,7 +151,12 @@ describe('before compaction, every host: a capture from its own transcript, else
 
   const scopeDir = (): string => path.join(world.vault, 'sessions', 'kestrel');
   const checkpoints = (): string[] =>
-    fs.existsSync(scopeDir()) ? fs.readdirSync(scopeDir()).filter((f) => f.endsWith('.md') && f !== 'uncommitted.md').map((f) => fs.readFileSync(path.join(scopeDir(), f), 'utf8')) : [];
+    fs.existsSync(scopeDir())
+      ? fs
+          .readdirSync(scopeDir())
+          .filter((f) => f.endsWith('.md') && f !== 'uncommitted.md')
+          .map((f) => fs.readFileSync(path.join(scopeDir(), f), 'utf8'))
+      : [];
   const writeTranscript = (name: string, lines: string[], tail = ''): string => {
     const file = path.join(world.root, name);
     fs.writeFileSync(file, lines.join('\n') + '\n' + tail);
@@ -132,7 +195,12 @@ describe('before compaction, every host: a capture from its own transcript, else
       const torn = writeTranscript(`${agent}-torn.jsonl`, foreign, '{"type":"user","message":{"role":"user","content":"Fix the fla');
       compact(agent, torn);
       assert.deepEqual(checkpoints(), [], 'no empty capture');
-      assert.match(hooksLog(), new RegExp(`${agent} pre-compact nothing to capture: the transcript .*${agent}-torn\\.jsonl holds no message of the user's that Baton can read, and ${agent} has no open working notes in kestrel`));
+      assert.match(
+        hooksLog(),
+        new RegExp(
+          `${agent} pre-compact nothing to capture: the transcript .*${agent}-torn\\.jsonl holds no message of the user's that Baton can read, and ${agent} has no open working notes in kestrel`,
+        ),
+      );
 
       assert.equal((await cli(['note', '--project', 'kestrel', '--agent', agent, 'fake timers did not help: the coupon clock is real time'], { vault: world.vault })).code, 0);
       compact(agent, torn);
@@ -140,17 +208,28 @@ describe('before compaction, every host: a capture from its own transcript, else
       assert.match(cp, /^capture: extractive$/m);
       assert.match(cp, /^capture_source: notes$/m);
       assert.match(cp, new RegExp(`^agent: ${agent}$`, 'm'));
-      assert.match(cp, /Capture before context compaction \(auto\): the transcript .* holds no message of the user's that Baton can read, so this holds the session's working notes/);
+      assert.match(
+        cp,
+        /Capture before context compaction \(auto\): the transcript .* holds no message of the user's that Baton can read, so this holds the session's working notes/,
+      );
       assert.match(cp, /Recorded during the session:\n- fake timers did not help: the coupon clock is real time/);
       assert.ok(!cp.includes('## Task'), 'no task made up');
     });
   }
 
-  it('Gemini CLI: a PreCompress that only checks (under its threshold, or one prompt mid-turn) writes nothing; one that compresses carries the last checkpoint\'s dead ends', async () => {
+  it("Gemini CLI: a PreCompress that only checks (under its threshold, or one prompt mid-turn) writes nothing; one that compresses carries the last checkpoint's dead ends", async () => {
     const record = (input: number, answered: boolean, ...typed: string[]): string[] => [
       j({ sessionId: 'g-1', projectHash: 'abc', startTime: 't', lastUpdated: 't', kind: 'main' }),
       ...typed.map((m, i) => j({ id: `u${i}`, timestamp: 't', type: 'user', content: [{ text: m }] })),
-      j({ id: 'g1', timestamp: 't', type: 'gemini', content: answered ? 'Done.' : '', ...(answered ? {} : { toolCalls: [{ id: 'c1', name: 'read_file' }] }), tokens: { input, output: 10 }, model: 'gemini-3.8-flash' }),
+      j({
+        id: 'g1',
+        timestamp: 't',
+        type: 'gemini',
+        content: answered ? 'Done.' : '',
+        ...(answered ? {} : { toolCalls: [{ id: 'c1', name: 'read_file' }] }),
+        tokens: { input, output: 10 },
+        model: 'gemini-3.8-flash',
+      }),
     ];
     compact('gemini', writeTranscript('under.jsonl', record(1000, true, OPENING)));
     compact('gemini', writeTranscript('midturn.jsonl', record(900000, false, OPENING)));
@@ -160,7 +239,29 @@ describe('before compaction, every host: a capture from its own transcript, else
     // The person's threshold, from Gemini's settings: 1000 tokens are over 0.0005 of the limit.
     const settings = path.join(world.home, '.gemini', 'settings.json');
     fs.writeFileSync(settings, JSON.stringify({ ...JSON.parse(fs.readFileSync(settings, 'utf8')), model: { compressionThreshold: 0.0005 } }));
-    assert.equal((await cli(['checkpoint', '--project', 'kestrel', '--agent', 'gemini', '--task', 'the flaky test', '--failed', 'fake timers: the coupon clock is real time', '--decided', 'keep the fix in cart.ts', '--next', 'stub the coupon service'], { vault: world.vault })).code, 0);
+    assert.equal(
+      (
+        await cli(
+          [
+            'checkpoint',
+            '--project',
+            'kestrel',
+            '--agent',
+            'gemini',
+            '--task',
+            'the flaky test',
+            '--failed',
+            'fake timers: the coupon clock is real time',
+            '--decided',
+            'keep the fix in cart.ts',
+            '--next',
+            'stub the coupon service',
+          ],
+          { vault: world.vault },
+        )
+      ).code,
+      0,
+    );
     compact('gemini', writeTranscript('over.jsonl', record(1000, true, OPENING)));
     const cp = checkpoints().find((c) => /^capture: extractive$/m.test(c));
     assert.ok(cp, hooksLog());
@@ -190,7 +291,10 @@ describe('before compaction, every host: a capture from its own transcript, else
     assert.match(cp, /could not be read \(ENOENT[^)]*\), so this holds the session's working notes and the compaction instructions the user gave/);
     assert.match(cp, /Compaction instructions the user gave:\n- focus on the coupon clock/);
     // Compacting again with the same instructions and nothing noted since adds nothing.
-    assert.equal(world.run(command, { ...hosts.copilot.payload(path.join(world.root, 'gone.jsonl'), world.repo), trigger: 'manual', customInstructions: 'focus on the coupon clock' }).code, 0);
+    assert.equal(
+      world.run(command, { ...hosts.copilot.payload(path.join(world.root, 'gone.jsonl'), world.repo), trigger: 'manual', customInstructions: 'focus on the coupon clock' }).code,
+      0,
+    );
     assert.equal(checkpoints().length, 1);
   });
 
@@ -198,7 +302,14 @@ describe('before compaction, every host: a capture from its own transcript, else
     const transcript = writeTranscript('vscode.jsonl', transcripts['claude-code']());
     const command = world.commandFor('claude-code', 'PreCompact');
     // code.visualstudio.com/docs/agent-customization/hooks: common fields, then PreCompact's trigger.
-    const r = world.run(command, { timestamp: '2026-12-01T11:00:00.000Z', cwd: world.repo, sessionId: 'v-1', hookEventName: 'PreCompact', transcript_path: transcript, trigger: 'auto' });
+    const r = world.run(command, {
+      timestamp: '2026-12-01T11:00:00.000Z',
+      cwd: world.repo,
+      sessionId: 'v-1',
+      hookEventName: 'PreCompact',
+      transcript_path: transcript,
+      trigger: 'auto',
+    });
     assert.equal(r.code, 0);
     const [cp] = checkpoints();
     assert.match(cp, /^agent: copilot$/m);

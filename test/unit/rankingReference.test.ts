@@ -75,10 +75,12 @@ class Reference {
     const terms = [...new Set(words.map(termOf))];
     const n = this.docs.length;
     const avg = this.docs.reduce((a, d) => a + d.length, 0) / n;
-    const idf = new Map(terms.map((t) => {
-      const df = this.docs.filter((d) => d.tfs.has(t)).length;
-      return [t, Math.log(1 + (n - df + 0.5) / (df + 0.5))];
-    }));
+    const idf = new Map(
+      terms.map((t) => {
+        const df = this.docs.filter((d) => d.tfs.has(t)).length;
+        return [t, Math.log(1 + (n - df + 0.5) / (df + 0.5))];
+      }),
+    );
     const out: { slug: string; key: number; score: number; ts: number }[] = [];
     for (const d of this.docs) {
       if (!d.live) continue;
@@ -110,7 +112,10 @@ function sameOrder(got: { slug: string; score: number }[], want: ReturnType<Refe
     while (j < want.length && tied(want[i], want[j])) j++;
     const group = new Set(want.slice(i, j).map((w) => w.slug));
     for (let k = i; k < Math.min(j, got.length); k++) {
-      assert.ok(group.has(got[k].slug), `${what}: hit ${k} is ${got[k].slug}, the reference has ${[...group].join(', ')} there\n got ${JSON.stringify(got.slice(0, 8))}\n want ${JSON.stringify(want.slice(0, 8))}`);
+      assert.ok(
+        group.has(got[k].slug),
+        `${what}: hit ${k} is ${got[k].slug}, the reference has ${[...group].join(', ')} there\n got ${JSON.stringify(got.slice(0, 8))}\n want ${JSON.stringify(want.slice(0, 8))}`,
+      );
       assert.ok(Math.abs(got[k].score - Math.round(want[i].score * 1000) / 1000) < 0.0015, `${what}: ${got[k].slug} scored ${got[k].score}, the reference ${want[i].score}`);
     }
     i = j;

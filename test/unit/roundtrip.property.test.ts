@@ -14,7 +14,10 @@ const RUNS = { numRuns: 300 };
 const text = textArb({ min: 300, max: 3000 });
 const fieldsArb = checkpointFields(text, 5);
 
-const name = fc.string({ unit: 'grapheme', minLength: 1, maxLength: 20 }).map(safe).filter((s) => s !== '');
+const name = fc
+  .string({ unit: 'grapheme', minLength: 1, maxLength: 20 })
+  .map(safe)
+  .filter((s) => s !== '');
 
 describe('round trips (property)', () => {
   it('body: parse(render(f)) is f normalised, for any content', () => {
@@ -49,12 +52,41 @@ describe('round trips (property)', () => {
         subject: text,
         dirty: fc.nat(500),
         unreadable: fc.boolean(),
-        files: fc.array(text.filter((s) => s !== ''), { maxLength: 20 }),
+        files: fc.array(
+          text.filter((s) => s !== ''),
+          { maxLength: 20 },
+        ),
         worktree: text,
         ts: fc.integer({ min: 1, max: 4102444800 }),
         follows: fc.oneof(fc.constant(''), text.map(oneLine)),
         extra: fc.dictionary(
-          fc.string({ minLength: 1, maxLength: 10 }).filter((k) => /^[a-z_]+$/.test(k) && k !== '__proto__' && !['type', 'title', 'project', 'agent', 'session', 'branch', 'commit', 'worktree', 'touched', 'relations', 'first_seen', 'checkpointed', 'planned', 'handoff_to', 'auto_closed', 'commit_subject', 'uncommitted', 'uncommitted_unreadable'].includes(k)),
+          fc
+            .string({ minLength: 1, maxLength: 10 })
+            .filter(
+              (k) =>
+                /^[a-z_]+$/.test(k) &&
+                k !== '__proto__' &&
+                ![
+                  'type',
+                  'title',
+                  'project',
+                  'agent',
+                  'session',
+                  'branch',
+                  'commit',
+                  'worktree',
+                  'touched',
+                  'relations',
+                  'first_seen',
+                  'checkpointed',
+                  'planned',
+                  'handoff_to',
+                  'auto_closed',
+                  'commit_subject',
+                  'uncommitted',
+                  'uncommitted_unreadable',
+                ].includes(k),
+            ),
           fc.oneof(text, fc.boolean(), fc.integer(), fc.array(text, { maxLength: 3 })),
           { maxKeys: 3 },
         ),
@@ -101,7 +133,10 @@ describe('round trips (property)', () => {
     fc.assert(
       fc.property(fc.array(note, { maxLength: 8 }), (notes) => {
         const file = notes.map(renderNoteLine).join('');
-        assert.deepEqual(parseNotes(file), notes.map((n) => ({ ...n, text: oneLine(n.text) })));
+        assert.deepEqual(
+          parseNotes(file),
+          notes.map((n) => ({ ...n, text: oneLine(n.text) })),
+        );
       }),
       RUNS,
     );

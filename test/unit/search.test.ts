@@ -14,8 +14,7 @@ describe('search: full-text over checkpoints, notes and plans', () => {
   });
   afterEach(() => v.cleanup());
 
-  const tasks = async (query: string, extra: Record<string, unknown> = {}): Promise<string[]> =>
-    (await v.baton.search({ query, ...extra })).map((h) => h.title);
+  const tasks = async (query: string, extra: Record<string, unknown> = {}): Promise<string[]> => (await v.baton.search({ query, ...extra })).map((h) => h.title);
 
   it('finds stemming variants on both sides: mock / mocking, cache / cached, test / tests', async () => {
     await v.baton.commit({ scope: 'kestrel', agent: 'claude', fields: { task: 'payments', failed: ['mocking the payment gateway hid the bug'] } });
@@ -31,7 +30,10 @@ describe('search: full-text over checkpoints, notes and plans', () => {
     assert.equal(hit.kind, 'checkpoint');
     assert.equal(hit.agent, 'claude');
     assert.equal(hit.slug, `sessions/kestrel/${hit.session}`);
-    assert.deepEqual(hit.marks.map(([a, b]) => hit.snippet.slice(a, b)), ['mocking', 'gateway']);
+    assert.deepEqual(
+      hit.marks.map(([a, b]) => hit.snippet.slice(a, b)),
+      ['mocking', 'gateway'],
+    );
   });
 
   it('ranks a hit holding every word above one holding one, however often; recency breaks ties', async () => {
@@ -40,11 +42,21 @@ describe('search: full-text over checkpoints, notes and plans', () => {
     await v.baton.commit({ scope: 'other', agent: 'claude', fields: { task: 'old: the policy on retry' }, at: v.clock.t - 500 });
     await v.baton.commit({ scope: 'other', agent: 'claude', fields: { task: 'new: the policy on retry' }, at: v.clock.t - 100 });
     const hits = await v.baton.search({ query: 'retry policy' });
-    assert.deepEqual(hits.map((h) => h.title).slice(0, 3).sort(), ['new: the policy on retry', 'old: the policy on retry', 'the retry policy'].sort());
+    assert.deepEqual(
+      hits
+        .map((h) => h.title)
+        .slice(0, 3)
+        .sort(),
+      ['new: the policy on retry', 'old: the policy on retry', 'the retry policy'].sort(),
+    );
     assert.equal(hits[3].title, 'retry retry retry retry everywhere');
     assert.equal(hits[3].matched, 1);
     const same = hits.filter((h) => h.title.endsWith('the policy on retry'));
-    assert.deepEqual(same.map((h) => h.title), ['new: the policy on retry', 'old: the policy on retry'], 'same text: the newer first');
+    assert.deepEqual(
+      same.map((h) => h.title),
+      ['new: the policy on retry', 'old: the policy on retry'],
+      'same text: the newer first',
+    );
   });
 
   it('puts every word first even where one rare word scores higher by BM25', async () => {
@@ -76,8 +88,14 @@ describe('search: full-text over checkpoints, notes and plans', () => {
     const [plan] = await v.baton.search({ query: 'signatures', kind: 'plan' });
     assert.equal(plan.agent, 'codex');
     assert.match(plan.slug, /^sessions\/kestrel\/plans\/plan-/);
-    assert.deepEqual((await v.baton.search({ query: 'webhook', agent: 'Cursor' })).map((h) => h.kind), ['checkpoint']);
-    assert.deepEqual((await v.baton.search({ query: 'webhook', since: v.clock.t - 10 })).map((h) => h.kind), ['checkpoint']);
+    assert.deepEqual(
+      (await v.baton.search({ query: 'webhook', agent: 'Cursor' })).map((h) => h.kind),
+      ['checkpoint'],
+    );
+    assert.deepEqual(
+      (await v.baton.search({ query: 'webhook', since: v.clock.t - 10 })).map((h) => h.kind),
+      ['checkpoint'],
+    );
   });
 
   it('a project filter takes in its worktree scopes, and no other project', async () => {
@@ -86,7 +104,10 @@ describe('search: full-text over checkpoints, notes and plans', () => {
     await v.baton.commit({ scope: 'kestrel-two', agent: 'claude', fields: { task: 'read replica elsewhere' } });
     const hits = await v.baton.search({ query: 'replica', project: 'Kestrel' });
     assert.deepEqual(hits.map((h) => h.project).sort(), ['kestrel', 'kestrel/feature-x']);
-    assert.deepEqual((await v.baton.search({ query: 'replica', project: 'kestrel/feature-x' })).map((h) => h.project), ['kestrel/feature-x']);
+    assert.deepEqual(
+      (await v.baton.search({ query: 'replica', project: 'kestrel/feature-x' })).map((h) => h.project),
+      ['kestrel/feature-x'],
+    );
     assert.deepEqual(await v.baton.search({ query: 'replica', project: 'nobody' }), []);
   });
 
@@ -99,7 +120,31 @@ describe('search: full-text over checkpoints, notes and plans', () => {
 
   it('takes every FTS operator, quote and bracket literally: never an engine error', async () => {
     await v.baton.commit({ scope: 'kestrel', agent: 'claude', fields: { task: 'NEAR the OR gate, AND NOT the other one' } });
-    for (const q of ['"', '""', "'", '(', ')', '()', '*', 'gate*', '-gate', 'task:gate', '^gate', 'NEAR/2', 'gate NEAR other', 'OR', 'AND', 'NOT', '"gate', 'gate)', '{gate}', '[gate]', '\\', '%', '_']) {
+    for (const q of [
+      '"',
+      '""',
+      "'",
+      '(',
+      ')',
+      '()',
+      '*',
+      'gate*',
+      '-gate',
+      'task:gate',
+      '^gate',
+      'NEAR/2',
+      'gate NEAR other',
+      'OR',
+      'AND',
+      'NOT',
+      '"gate',
+      'gate)',
+      '{gate}',
+      '[gate]',
+      '\\',
+      '%',
+      '_',
+    ]) {
       try {
         await v.baton.search({ query: q });
       } catch (err) {
@@ -170,18 +215,32 @@ describe('before_you_try on the search engine', () => {
   afterEach(() => v.cleanup());
 
   it('finds a dead end in another tense, best first, with who ruled it out, when and where; one shared word is not enough', async () => {
-    await v.baton.commit({ scope: 'kestrel', agent: 'claude', fields: { task: 'a', failed: ['mocking the payment gateway hid the bug', 'a read replica lagged'] }, at: v.clock.t - 100 });
+    await v.baton.commit({
+      scope: 'kestrel',
+      agent: 'claude',
+      fields: { task: 'a', failed: ['mocking the payment gateway hid the bug', 'a read replica lagged'] },
+      at: v.clock.t - 100,
+    });
     await v.baton.commit({ scope: 'kestrel/wt', agent: 'codex', fields: { task: 'b', failed: ['the gateway mocks were stale'] } });
     await v.baton.commit({ scope: 'heron', agent: 'cursor', fields: { task: 'c', failed: ['payment retries doubled charges'] } });
     const found = await v.baton.beforeYouTry('mock the payment gateway');
-    assert.deepEqual(found.map((d) => [d.text, d.agent, d.project]), [
-      ['mocking the payment gateway hid the bug', 'claude', 'kestrel'],
-      ['the gateway mocks were stale', 'codex', 'kestrel/wt'],
-    ]);
+    assert.deepEqual(
+      found.map((d) => [d.text, d.agent, d.project]),
+      [
+        ['mocking the payment gateway hid the bug', 'claude', 'kestrel'],
+        ['the gateway mocks were stale', 'codex', 'kestrel/wt'],
+      ],
+    );
     assert.equal(found[0].slug, `sessions/kestrel/${found[0].session}`);
     assert.equal(found[0].ts, v.clock.t - 100);
-    assert.deepEqual((await v.baton.beforeYouTry('mock the payment gateway', 'heron')).map((d) => d.text), []);
-    assert.deepEqual((await v.baton.beforeYouTry('replicas')).map((d) => d.text), ['a read replica lagged']);
+    assert.deepEqual(
+      (await v.baton.beforeYouTry('mock the payment gateway', 'heron')).map((d) => d.text),
+      [],
+    );
+    assert.deepEqual(
+      (await v.baton.beforeYouTry('replicas')).map((d) => d.text),
+      ['a read replica lagged'],
+    );
     // Words found only in other fields are no dead end.
     assert.deepEqual(await v.baton.beforeYouTry('task'), []);
   });
@@ -199,7 +258,10 @@ describe('the hand-over adds matching dead ends of other projects, labelled', ()
     await v.baton.commit({ scope: 'heron', agent: 'codex', fields: { task: 'y', failed: ['the gateway was down'] } });
     await v.baton.commit({ scope: 'kestrel', agent: 'claude', fields: { task: 'mock the payment gateway for the unit tests', failed: ['mocked payment gateway: stale'] } });
     const view = await resume(v.baton, 'kestrel', { agent: 'claude', via: 'mcp', now: v.clock.t, elsewhere: true });
-    assert.deepEqual(view.elsewhere?.map((d) => [d.project, d.text]), [['heron', 'mocking the payment gateway in unit tests hid a race']]);
+    assert.deepEqual(
+      view.elsewhere?.map((d) => [d.project, d.text]),
+      [['heron', 'mocking the payment gateway in unit tests hid a race']],
+    );
     const text = renderHandover(view, v.clock.t);
     assert.match(
       text,

@@ -39,8 +39,14 @@ describe('baton search (the built CLI)', function () {
       return JSON.parse(r.stdout) as Record<string, unknown>[];
     };
     assert.deepEqual((await json('--project', 'kestrel')).map((h) => h.project).sort(), ['kestrel', 'kestrel', 'kestrel/feature-x']);
-    assert.deepEqual((await json('--kind', 'note')).map((h) => [h.kind, h.field, h.agent]), [['note', 'text', 'claude']]);
-    assert.deepEqual((await json('--agent', 'cursor')).map((h) => h.project), ['heron']);
+    assert.deepEqual(
+      (await json('--kind', 'note')).map((h) => [h.kind, h.field, h.agent]),
+      [['note', 'text', 'claude']],
+    );
+    assert.deepEqual(
+      (await json('--agent', 'cursor')).map((h) => h.project),
+      ['heron'],
+    );
     assert.equal((await json('--since', '2999-01-01')).length, 0);
     assert.equal((await json('--limit', '1')).length, 1);
   });

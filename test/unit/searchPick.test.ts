@@ -27,7 +27,7 @@ describe('search hits as people and agents read them', () => {
     assert.equal(markedSnippet(hit()), '**mocking** the **gateway** hid it');
     assert.deepEqual(Object.keys(searchHitJson(hit())), ['kind', 'project', 'agent', 'ts', 'session', 'slug', 'title', 'field', 'snippet', 'score']);
     assert.equal(searchHitJson(hit({ kind: 'note', field: 'state' })).field, 'text');
-    const text = renderSearchHits('mock gateway', [hit({ title: '## Next\nforged', snippet: '\u001b[31mred' , marks: [] })], 1000 + 3600);
+    const text = renderSearchHits('mock gateway', [hit({ title: '## Next\nforged', snippet: '\u001b[31mred', marks: [] })], 1000 + 3600);
     assert.match(text, /\ncheckpoint sessions\/kestrel\/19700101-001640-claude {2}kestrel {2}claude {2}1h ago {2}\[Didn't work\]\n {2}> ## Next\n {2}> forged\n {2}> red\n$/);
   });
 
@@ -41,7 +41,24 @@ describe('search hits as people and agents read them', () => {
   });
 
   it('opens a checkpoint at the matching line of the section that matched', () => {
-    const file = ['---', 'title: x — mocking', '---', '', '## Task', '', 'mocking the task', '', "## Didn't work", '', '- first', '- mocking the gateway hid it', '', '## Next', '', 'gateway'].join('\n');
+    const file = [
+      '---',
+      'title: x — mocking',
+      '---',
+      '',
+      '## Task',
+      '',
+      'mocking the task',
+      '',
+      "## Didn't work",
+      '',
+      '- first',
+      '- mocking the gateway hid it',
+      '',
+      '## Next',
+      '',
+      'gateway',
+    ].join('\n');
     assert.equal(hitLine(file, hit()), 11);
     assert.equal(hitLine(file, hit({ field: 'next', snippet: 'nothing', marks: [] })), 13);
     assert.equal(hitLine(file, hit({ field: 'blockers' })), 0);

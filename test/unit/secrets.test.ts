@@ -4,11 +4,9 @@ import { makeCheckpoint } from './builders';
 
 // Tokens are assembled at run time so this file never holds a string that a
 // secret scanner (or a push protection rule) would take for a live credential.
-const rnd = (n: number, alphabet = 'aB3dE5gH7jK9mN1pQ2sT4vW6yZ8'): string =>
-  Array.from({ length: n }, (_, i) => alphabet[(i * 7 + 3) % alphabet.length]).join('');
+const rnd = (n: number, alphabet = 'aB3dE5gH7jK9mN1pQ2sT4vW6yZ8'): string => Array.from({ length: n }, (_, i) => alphabet[(i * 7 + 3) % alphabet.length]).join('');
 const ghp = 'ghp' + '_' + rnd(36);
-const pem = (kind: string): string =>
-  `-----BEGIN ${kind}PRIVATE KEY-----\n${rnd(64)}\n${rnd(64)}\n${rnd(20)}==\n-----END ${kind}PRIVATE KEY-----`;
+const pem = (kind: string): string => `-----BEGIN ${kind}PRIVATE KEY-----\n${rnd(64)}\n${rnd(64)}\n${rnd(20)}==\n-----END ${kind}PRIVATE KEY-----`;
 
 const SECRETS: [string, string, string][] = [
   ['GitHub classic token', `use ${ghp} for the API`, `use ${REDACTED} for the API`],
@@ -66,7 +64,11 @@ const SECRETS: [string, string, string][] = [
   ['curl --user=user:pass', "curl --user='deploy:" + rnd(12) + "' https://x", `curl --user='deploy:${REDACTED}' https://x`],
   ['curl X-Api-Key header', 'curl -H "X-Api-Key: ' + rnd(24) + '" https://x', `curl -H "X-Api-Key: ${REDACTED}" https://x`],
   ['Slack app token', 'xapp' + '-1-A0' + rnd(9, 'ABCDEFGHJK0123456789') + '-4' + rnd(12, '0123456789') + '-' + rnd(64, 'abcdef0123456789'), REDACTED],
-  ['Slack webhook URL', 'https://hooks.slack.com/services/T0' + rnd(8, 'ABCDEFGH0123') + '/B0' + rnd(8, 'ABCDEFGH0123') + '/' + rnd(24), `https://hooks.slack.com/services/${REDACTED}`],
+  [
+    'Slack webhook URL',
+    'https://hooks.slack.com/services/T0' + rnd(8, 'ABCDEFGH0123') + '/B0' + rnd(8, 'ABCDEFGH0123') + '/' + rnd(24),
+    `https://hooks.slack.com/services/${REDACTED}`,
+  ],
   ['Discord webhook URL', 'https://discord.com/api/webhooks/1' + rnd(17, '0123456789') + '/' + rnd(68), `https://discord.com/api/webhooks/${REDACTED}`],
   ['Google OAuth access token', 'ya29' + '.a0' + rnd(60) + '_' + rnd(20), REDACTED],
   ['GitLab personal access token', 'glpat' + '-' + rnd(20), REDACTED],
@@ -74,10 +76,22 @@ const SECRETS: [string, string, string][] = [
   ['Docker Hub PAT', 'dckr' + '_pat_' + rnd(27), REDACTED],
   ['Stripe live key', 'sk' + '_live_' + rnd(40), REDACTED],
   ['Stripe webhook secret', 'STRIPE_WEBHOOK=' + 'whsec' + '_' + rnd(32), `STRIPE_WEBHOOK=${REDACTED}`],
-  ['Azure storage AccountKey', 'DefaultEndpointsProtocol=https;AccountName=kestrel;AccountKey=' + rnd(86, 'aB3dE5gH7jK9mN1pQ2sT4vW6yZ8+/') + '==;EndpointSuffix=core.windows.net', `DefaultEndpointsProtocol=https;AccountName=kestrel;AccountKey=${REDACTED};EndpointSuffix=core.windows.net`],
+  [
+    'Azure storage AccountKey',
+    'DefaultEndpointsProtocol=https;AccountName=kestrel;AccountKey=' + rnd(86, 'aB3dE5gH7jK9mN1pQ2sT4vW6yZ8+/') + '==;EndpointSuffix=core.windows.net',
+    `DefaultEndpointsProtocol=https;AccountName=kestrel;AccountKey=${REDACTED};EndpointSuffix=core.windows.net`,
+  ],
   ['camelCase config key', '{ "dbPassword": "' + rnd(12) + '" }', `{ "dbPassword": "${REDACTED}" }`],
-  ['token in a badge URL', '[![codecov](https://codecov.io/gh/o/r/graph/badge.svg?token=' + rnd(10) + ')](https://codecov.io/gh/o/r)', `[![codecov](https://codecov.io/gh/o/r/graph/badge.svg?token=${REDACTED}`],
-  ['Azure SharedAccessKey', 'Endpoint=sb://k.servicebus.windows.net/;SharedAccessKeyName=Root;SharedAccessKey=' + rnd(43) + '=', `Endpoint=sb://k.servicebus.windows.net/;SharedAccessKeyName=Root;SharedAccessKey=${REDACTED}`],
+  [
+    'token in a badge URL',
+    '[![codecov](https://codecov.io/gh/o/r/graph/badge.svg?token=' + rnd(10) + ')](https://codecov.io/gh/o/r)',
+    `[![codecov](https://codecov.io/gh/o/r/graph/badge.svg?token=${REDACTED}`,
+  ],
+  [
+    'Azure SharedAccessKey',
+    'Endpoint=sb://k.servicebus.windows.net/;SharedAccessKeyName=Root;SharedAccessKey=' + rnd(43) + '=',
+    `Endpoint=sb://k.servicebus.windows.net/;SharedAccessKeyName=Root;SharedAccessKey=${REDACTED}`,
+  ],
 ];
 
 const NOT_SECRETS = [

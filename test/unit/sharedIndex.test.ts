@@ -87,7 +87,10 @@ describe('SharedIndexLease', () => {
       // "Another process": the per-command composition the CLI uses, on the same folder.
       await v.baton.commit({ scope: 'kestrel', agent: 'claude', fields: { task: 'touch a', files: ['src/a.ts'] } });
       const touches = await shared.why('src/a.ts');
-      assert.deepEqual(touches.map((t) => t.task), ['touch a']);
+      assert.deepEqual(
+        touches.map((t) => t.task),
+        ['touch a'],
+      );
       assert.equal((await shared.continuity())[0]?.project, 'kestrel');
       await lease.dispose();
     });
@@ -100,8 +103,7 @@ describe('SharedIndexLease', () => {
         const shared = openBaton(v.root, { clock: v.clock, index: lease });
         return { lease, shared, clock };
       };
-      const otherProcessCommits = (task: string): Promise<unknown> =>
-        v.baton.commit({ scope: 'kestrel', agent: 'claude', fields: { task, files: ['src/a.ts'] } });
+      const otherProcessCommits = (task: string): Promise<unknown> => v.baton.commit({ scope: 'kestrel', agent: 'claude', fields: { task, files: ['src/a.ts'] } });
       const tasks = async (b: Baton): Promise<string[]> => (await b.why('src/a.ts')).map((t) => t.task);
 
       it('skips the refresh while nothing was reported, and refreshes once a change is', async () => {

@@ -8,7 +8,10 @@ import { gitIn, notesIn, syncWorld, treeOf, type SyncWorld } from '../support/sy
 
 const cli = (args: string[], vault: string, env: NodeJS.ProcessEnv) => runCli(args, { vault, env, cwd: path.dirname(vault) });
 
-async function sync(w: SyncWorld, vault: string): Promise<{ committed: number; pulled: number; pushed: number; renamed: { from: string; to: string }[]; conflicts: string[]; unreadable: string[] }> {
+async function sync(
+  w: SyncWorld,
+  vault: string,
+): Promise<{ committed: number; pulled: number; pushed: number; renamed: { from: string; to: string }[]; conflicts: string[]; unreadable: string[] }> {
   const r = await cli(['sync', '--json'], vault, w.env);
   assert.equal(r.code, 0, `sync of ${vault} failed: ${r.stderr}`);
   return JSON.parse(r.stdout);
@@ -95,7 +98,12 @@ describe('baton sync (real git: a bare remote and clones)', function () {
   it('plans of the same agent and second on two clones: both kept, the later one moved', async () => {
     const [a, b] = w.clones;
     for (const c of [a, b]) {
-      const r = await runCli(['plan', '--project', 'kestrel', '--agent', 'claude', '--at', '2026-09-01T09:00:00Z'], { vault: c, env: w.env, cwd: w.root, input: `plan made on ${path.basename(c)}\n` });
+      const r = await runCli(['plan', '--project', 'kestrel', '--agent', 'claude', '--at', '2026-09-01T09:00:00Z'], {
+        vault: c,
+        env: w.env,
+        cwd: w.root,
+        input: `plan made on ${path.basename(c)}\n`,
+      });
       assert.equal(r.code, 0, r.stderr);
     }
     await sync(w, a);
@@ -120,7 +128,10 @@ describe('baton sync (real git: a bare remote and clones)', function () {
     assertConverged(w);
     const n = notesIn(a);
     assert.deepEqual(n.open.sort(), ['second from a', 'third from b']);
-    assert.deepEqual(n.folded.filter((x) => x.includes('first from a')), ['first from a']);
+    assert.deepEqual(
+      n.folded.filter((x) => x.includes('first from a')),
+      ['first from a'],
+    );
   });
 
   it('an offline remote: exit 1 saying the changes are committed locally; the next sync pushes them', async () => {
@@ -158,7 +169,7 @@ describe('baton sync (real git: a bare remote and clones)', function () {
     fs.writeFileSync(path.join(w.remote, 'race-release'), '');
     const r = await syncing;
     assert.equal(r.code, 0, r.stderr);
-    assert.equal(JSON.parse(r.stdout).pulled, 1, 'b\'s commit was pulled on the retry');
+    assert.equal(JSON.parse(r.stdout).pulled, 1, "b's commit was pulled on the retry");
     await sync(w, b);
     assertConverged(w);
     assert.deepEqual(notesIn(a).open.sort(), ['from a', 'pushed in between']);
@@ -194,8 +205,15 @@ describe('baton sync (real git: a bare remote and clones)', function () {
     const both = { clones: [a, mine] } as SyncWorld;
     assertConverged({ ...w, ...both });
     assert.deepEqual(notesIn(a).open, ['kept on this machine before sharing']);
-    assert.deepEqual(notesIn(a).folded.filter((n) => n === 'on the shared vault'), ['on the shared vault'], 'folded by the shared checkpoint, once');
-    const tasks = fs.readdirSync(path.join(a, 'sessions', 'kestrel')).filter((n) => /^\d{8}-/.test(n)).map((n) => /## Task\n\n(.*)\n/.exec(fs.readFileSync(path.join(a, 'sessions', 'kestrel', n), 'utf8'))?.[1]);
+    assert.deepEqual(
+      notesIn(a).folded.filter((n) => n === 'on the shared vault'),
+      ['on the shared vault'],
+      'folded by the shared checkpoint, once',
+    );
+    const tasks = fs
+      .readdirSync(path.join(a, 'sessions', 'kestrel'))
+      .filter((n) => /^\d{8}-/.test(n))
+      .map((n) => /## Task\n\n(.*)\n/.exec(fs.readFileSync(path.join(a, 'sessions', 'kestrel', n), 'utf8'))?.[1]);
     assert.deepEqual(tasks.sort(), ['my own task', 'shared task']);
     sessionsMatchNames(a);
   });

@@ -52,7 +52,8 @@ describe('sync: the working notes merge', () => {
 });
 
 describe('sync: renaming a checkpoint', () => {
-  const text = '---\ntype: checkpoint\nsession: 20260901-100000-claude\nrelations:\n  - { pred: follows, obj: "[[20260901-090000-claude]]", conf: 1.0, src: stated }\n---\n\n## Task\n\nsession: [[20260901-090000-claude]] in the body\n';
+  const text =
+    '---\ntype: checkpoint\nsession: 20260901-100000-claude\nrelations:\n  - { pred: follows, obj: "[[20260901-090000-claude]]", conf: 1.0, src: stated }\n---\n\n## Task\n\nsession: [[20260901-090000-claude]] in the body\n';
   it('changes session: and follows in the frontmatter only', () => {
     const renamed = withFollows(withSession(text, '20260901-100001-claude'), '20260901-090000-claude', '20260901-090001-claude');
     assert.match(renamed, /^session: 20260901-100001-claude$/m);

@@ -120,7 +120,10 @@ describe('the text index kept by refreshes (real vault, real sql.js)', () => {
       fs.writeFileSync(`${r.path}.tmp`, fs.readFileSync(r.path, 'utf8').replaceAll(`word${i - 1}`, `word${i}`));
       fs.renameSync(`${r.path}.tmp`, r.path);
       assert.deepEqual((await v.baton.search({ query: `word${i - 1}` })).length, 0);
-      assert.deepEqual((await v.baton.search({ query: 'heron' })).map((h) => h.title), [`word${i} heron`]);
+      assert.deepEqual(
+        (await v.baton.search({ query: 'heron' })).map((h) => h.title),
+        [`word${i} heron`],
+      );
     }
     assert.equal((await figures()).documents, 1);
   });
@@ -159,7 +162,10 @@ describe('the text index kept by refreshes (real vault, real sql.js)', () => {
     const [hit] = await v.baton.search({ query: 'mock größte' });
     assert.equal(hit.field, 'failed');
     assert.equal(hit.snippet, 'Der Größte Cache-Fehler: MOCKING the Gateway');
-    assert.deepEqual(hit.marks.map(([a, b]) => hit.snippet.slice(a, b)), ['Größte', 'MOCKING']);
+    assert.deepEqual(
+      hit.marks.map(([a, b]) => hit.snippet.slice(a, b)),
+      ['Größte', 'MOCKING'],
+    );
     const [ru] = await v.baton.search({ query: 'кэш' });
     assert.equal(ru.snippet, 'Кэш');
   });
@@ -206,14 +212,36 @@ describe('posting lists', () => {
 
 describe('terms', () => {
   it('are cut at the words WORD_PATTERN finds, and no others (the scanner’s classes are learnt from it)', () => {
-    const words = fc.constantFrom('Mocking', 'caché', 'Ｔｅｓｔ', 'кэш', 'ΣΊΣΥΦΟΣ', '𝐁old', '𖠀', 'e\u0301', '①', '—', '🚀', '\ud800', '\udc00', 'p99', 'x', '中文字', 'a'.repeat(140));
+    const words = fc.constantFrom(
+      'Mocking',
+      'caché',
+      'Ｔｅｓｔ',
+      'кэш',
+      'ΣΊΣΥΦΟΣ',
+      '𝐁old',
+      '𖠀',
+      'e\u0301',
+      '①',
+      '—',
+      '🚀',
+      '\ud800',
+      '\udc00',
+      'p99',
+      'x',
+      '中文字',
+      'a'.repeat(140),
+    );
     const text = fc.array(fc.oneof(words, fc.string({ unit: 'binary', maxLength: 12 })), { maxLength: 14 }).map((parts) => parts.join(''));
     fc.assert(
       fc.property(text, (t) => {
         const cut: string[] = [];
         eachWord(t, (s, e, term) => cut.push(`${s}-${e}:${term}`));
         const want = [...t.matchAll(new RegExp(WORD_PATTERN, 'gu'))].map((m) => [m.index, m.index + m[0].length, termOf(m[0])] as const).filter(([, , term]) => term !== '');
-        assert.deepEqual(cut, want.map(([s, e, term]) => `${s}-${e}:${term}`), JSON.stringify(t));
+        assert.deepEqual(
+          cut,
+          want.map(([s, e, term]) => `${s}-${e}:${term}`),
+          JSON.stringify(t),
+        );
       }),
       { numRuns: 3000 },
     );
@@ -230,7 +258,10 @@ describe('terms', () => {
         const byHand = new Map<string, number>();
         for (let k = 0; k < doc.count; k++) byHand.set(termNames[doc.ids[k]], doc.tfs[k]);
         assert.deepEqual([...byHand].sort(), [...byRegex].sort(), JSON.stringify(t));
-        assert.equal(doc.length, [...byRegex.values()].reduce((a, b) => a + b, 0));
+        assert.equal(
+          doc.length,
+          [...byRegex.values()].reduce((a, b) => a + b, 0),
+        );
       }),
       { numRuns: 2000 },
     );
@@ -286,7 +317,10 @@ describe('snippets', () => {
     const cut = snippetOf(['a task about retry', long], terms('retry', 'policy'));
     assert.equal(cut.field, 1);
     assert.ok(cut.snippet.startsWith('…') && cut.snippet.endsWith('…'), cut.snippet);
-    assert.deepEqual(cut.marks.map(([a, b]) => cut.snippet.slice(a, b)), ['retry', 'policy']);
+    assert.deepEqual(
+      cut.marks.map(([a, b]) => cut.snippet.slice(a, b)),
+      ['retry', 'policy'],
+    );
     assert.ok(cut.snippet.split(' ').length <= 26, cut.snippet);
   });
 

@@ -56,8 +56,19 @@ describe('the token budget of a request', function () {
         },
       });
       const payload: HookPayload = {
-        host: 'claude-code', sessionId: '', transcriptPath: '', cwd: work, roots: [], edited: [], source: 'startup', trigger: '', instructions: '',
-        context: { percent: null, messages: null, toCompact: null }, reason: '', toolName: '', toolInput: {},
+        host: 'claude-code',
+        sessionId: '',
+        transcriptPath: '',
+        cwd: work,
+        roots: [],
+        edited: [],
+        source: 'startup',
+        trigger: '',
+        instructions: '',
+        context: { percent: null, messages: null, toCompact: null },
+        reason: '',
+        toolName: '',
+        toolInput: {},
       };
       const text = await sessionStart({ vaultRoot: v.root, env: {}, agent: 'claude-code', now: () => v.clock.now(), baton: v.baton }, payload);
       assert.ok(text.length <= START_BUDGET_TOKENS * 4, `${text.length} characters`);

@@ -96,12 +96,7 @@ describe('pathsMatch', () => {
   it('matches only when the touch keys agree (the index relies on it)', () => {
     const segment = fc.constantFrom('a', 'b', 'src', 'x.go', 'store.go', 'vaultstore.go', '.', '..', '');
     const pathArb = fc
-      .tuple(
-        fc.array(segment, { maxLength: 5 }),
-        fc.constantFrom('/', '\\'),
-        fc.constantFrom('', './', '/', '`', '"'),
-        fc.constantFrom('', '/', ' (x)', '\\'),
-      )
+      .tuple(fc.array(segment, { maxLength: 5 }), fc.constantFrom('/', '\\'), fc.constantFrom('', './', '/', '`', '"'), fc.constantFrom('', '/', ' (x)', '\\'))
       .map(([segs, sep, pre, post]) => pre + segs.join(sep) + post);
     fc.assert(
       fc.property(pathArb, pathArb, (a, b) => {

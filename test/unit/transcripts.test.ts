@@ -17,22 +17,38 @@ const lines = (...v: unknown[]): string => v.map((x) => JSON.stringify(x)).join(
 describe('transcript readers', () => {
   it('Codex: a rollout with no user_message events falls back to user response items, skipping what Codex injected', () => {
     const item = (text: string) => ({ timestamp: 't', type: 'response_item', payload: { type: 'message', role: 'user', content: [{ type: 'input_text', text }] } });
-    assert.deepEqual(codexMessages(lines(item('<user_instructions>\nbe terse\n</user_instructions>'), item('<environment_context>x</environment_context>'), item('fix it'))), ['fix it']);
+    assert.deepEqual(codexMessages(lines(item('<user_instructions>\nbe terse\n</user_instructions>'), item('<environment_context>x</environment_context>'), item('fix it'))), [
+      'fix it',
+    ]);
     // Older rollouts marked the user messages Codex wrote itself with `kind`.
     const event = (message: string, kind?: string) => ({ timestamp: 't', type: 'event_msg', payload: { type: 'user_message', message, ...(kind ? { kind } : {}) } });
-    assert.deepEqual(codexMessages(lines(event('<user_instructions>x</user_instructions>', 'user_instructions'), event('plain words', 'plain'), event('new words'))), ['plain words', 'new words']);
+    assert.deepEqual(codexMessages(lines(event('<user_instructions>x</user_instructions>', 'user_instructions'), event('plain words', 'plain'), event('new words'))), [
+      'plain words',
+      'new words',
+    ]);
   });
 
   it('Gemini: the older single-object session file, a repeated id replacing its record', () => {
     const file = JSON.stringify(
-      { sessionId: 's', projectHash: 'p', startTime: 't', lastUpdated: 't', messages: [{ id: 'a', type: 'user', content: 'first draft' }, { id: 'b', type: 'gemini', content: 'ok' }, { id: 'a', type: 'user', content: 'first' }, { id: 'c', type: 'user', content: [{ text: 'sec' }, { text: 'ond' }] }] },
+      {
+        sessionId: 's',
+        projectHash: 'p',
+        startTime: 't',
+        lastUpdated: 't',
+        messages: [
+          { id: 'a', type: 'user', content: 'first draft' },
+          { id: 'b', type: 'gemini', content: 'ok' },
+          { id: 'a', type: 'user', content: 'first' },
+          { id: 'c', type: 'user', content: [{ text: 'sec' }, { text: 'ond' }] },
+        ],
+      },
       null,
       2,
     );
     assert.deepEqual(geminiMessages(file), ['first', 'second']);
   });
 
-  it('Gemini: a hook\'s <hook_context> is not the user\'s; neither is Gemini\'s session context nor a compression summary; $set.messages updates', () => {
+  it("Gemini: a hook's <hook_context> is not the user's; neither is Gemini's session context nor a compression summary; $set.messages updates", () => {
     const handover = `Baton, the session record of kestrel: below is the hand-over earlier sessions left.\n\n# Hand-over — kestrel\n\nDidn't work:\n  &gt; - mocking the clock\n${HANDOVER_END}\n`;
     const window = lines(
       { sessionId: 's', projectHash: 'p', startTime: 't', lastUpdated: 't', kind: 'main' },
@@ -40,7 +56,14 @@ describe('transcript readers', () => {
       { id: 'u1', type: 'user', content: [{ text: `<hook_context>${handover}</hook_context>\n\nFix the cart` }] },
       { id: 'g1', type: 'gemini', content: 'done', tokens: { input: 300000 }, model: 'gemini-3.8-flash' },
       // After a compression Gemini sets the history to the summary and what it kept: the opening request stays said.
-      { $set: { messages: [{ id: 'sum', type: 'user', content: [{ text: '<state_snapshot>steps=1</state_snapshot>' }] }, { id: 'g1', type: 'gemini', content: 'done' }] } },
+      {
+        $set: {
+          messages: [
+            { id: 'sum', type: 'user', content: [{ text: '<state_snapshot>steps=1</state_snapshot>' }] },
+            { id: 'g1', type: 'gemini', content: 'done' },
+          ],
+        },
+      },
       { id: 'u2', type: 'user', content: [{ text: 'and the coupons' }] },
     );
     assert.deepEqual(geminiMessages(window), ['Fix the cart', 'and the coupons']);
@@ -49,13 +72,20 @@ describe('transcript readers', () => {
   });
 
   it('Gemini: what its compression check sees, the prompt tokens since its chat last (re)started and whether anything can be compressed', () => {
-    const start = [{ sessionId: 's', projectHash: 'p' }, { id: 'u1', type: 'user', content: 'Fix it' }];
+    const start = [
+      { sessionId: 's', projectHash: 'p' },
+      { id: 'u1', type: 'user', content: 'Fix it' },
+    ];
     const call = { id: 'g1', type: 'gemini', content: '', toolCalls: [{ id: 'c' }], tokens: { input: 300000 }, model: 'gemini-3.8-flash' };
     assert.deepEqual(geminiContext(lines(...start, call)), { promptTokens: 300000, model: 'gemini-3.8-flash', splittable: false });
     const answered = { id: 'g2', type: 'gemini', content: 'Done.', tokens: { input: 120 }, model: 'm' };
     assert.deepEqual(geminiContext(lines(...start, call, answered)), { promptTokens: 120, model: 'm', splittable: true });
     // A resume (or a compression) restarts Gemini's chat: its count is then an estimate, not the one recorded before.
-    assert.deepEqual(geminiContext(lines(...start, call, { $set: { sessionId: 's' } }, { id: 'u2', type: 'user', content: 'Go on' })), { promptTokens: null, model: '', splittable: true });
+    assert.deepEqual(geminiContext(lines(...start, call, { $set: { sessionId: 's' } }, { id: 'u2', type: 'user', content: 'Go on' })), {
+      promptTokens: null,
+      model: '',
+      splittable: true,
+    });
     assert.equal(geminiContext(lines({ type: 'user.message', data: { content: 'copilot' } })), null);
   });
 
@@ -67,7 +97,10 @@ describe('transcript readers', () => {
     const dir = tempDir('baton-transcripts-');
     try {
       const claude = path.join(dir, 'claude.jsonl');
-      fs.writeFileSync(claude, lines({ type: 'user', message: { role: 'user', content: handover } }, { type: 'user', message: { role: 'user', content: `${handover}\nfix the cart` } }));
+      fs.writeFileSync(
+        claude,
+        lines({ type: 'user', message: { role: 'user', content: handover } }, { type: 'user', message: { role: 'user', content: `${handover}\nfix the cart` } }),
+      );
       assert.deepEqual(claudeMessages(fs.readFileSync(claude, 'utf8')).length, 2);
       assert.deepEqual(userWordsIn(claude, 'claude'), { opening: 'fix the cart', latest: [] });
     } finally {
@@ -75,7 +108,7 @@ describe('transcript readers', () => {
     }
   });
 
-  it('Gemini CLI 0.61.0\'s own recordings (the agents\' tier, test/fixtures/transcripts/gemini/): the prompts typed, not the hand-over Gemini stored with one', () => {
+  it("Gemini CLI 0.61.0's own recordings (the agents' tier, test/fixtures/transcripts/gemini/): the prompts typed, not the hand-over Gemini stored with one", () => {
     const dir = path.resolve(__dirname, '../fixtures/transcripts/gemini');
     const read = (name: string) => userWordsIn(path.join(dir, name), 'gemini');
     assert.deepEqual(read('resumed-and-compressed.jsonl'), { opening: 'Round the cart total to cents', latest: ['Go on'] });
@@ -85,11 +118,25 @@ describe('transcript readers', () => {
   });
 
   it('Cursor: text outside <user_query> is kept when there is no tag, without the timestamp Cursor adds', () => {
-    assert.deepEqual(cursorMessages(lines({ role: 'user', message: { content: [{ type: 'text', text: '<timestamp>Mon</timestamp>\nplain request' }] } }, { role: 'assistant', message: { content: 'no' } })), ['plain request']);
+    assert.deepEqual(
+      cursorMessages(
+        lines({ role: 'user', message: { content: [{ type: 'text', text: '<timestamp>Mon</timestamp>\nplain request' }] } }, { role: 'assistant', message: { content: 'no' } }),
+      ),
+      ['plain request'],
+    );
   });
 
   it('Copilot CLI: only messages the user sent', () => {
-    assert.deepEqual(copilotMessages(lines({ type: 'user.message', data: { content: 'mine', source: 'user' } }, { type: 'user.message', data: { content: 'a skill prompt', source: 'skill' } }, { type: 'assistant.message', data: { content: 'x' } })), ['mine']);
+    assert.deepEqual(
+      copilotMessages(
+        lines(
+          { type: 'user.message', data: { content: 'mine', source: 'user' } },
+          { type: 'user.message', data: { content: 'a skill prompt', source: 'skill' } },
+          { type: 'assistant.message', data: { content: 'x' } },
+        ),
+      ),
+      ['mine'],
+    );
   });
 
   it('an unknown format is read by the first reader that finds words; a file of none gives none', () => {

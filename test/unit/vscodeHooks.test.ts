@@ -25,7 +25,13 @@ describe("VS Code's agent running Baton's Claude Code and Copilot CLI hooks, wit
   afterEach(() => world.dispose());
 
   const common = (event: string): Obj => ({ timestamp: '2026-12-01T10:30:00.000Z', cwd: world.repo, sessionId: 'vs-1', hookEventName: event, transcript_path: '' });
-  const toolUse = (tool_name: string, tool_input: Obj): Obj => ({ ...common('PostToolUse'), tool_name, tool_input, tool_use_id: 'tool-123', tool_response: 'File edited successfully' });
+  const toolUse = (tool_name: string, tool_input: Obj): Obj => ({
+    ...common('PostToolUse'),
+    tool_name,
+    tool_input,
+    tool_use_id: 'tool-123',
+    tool_response: 'File edited successfully',
+  });
   const notes = (): string => {
     const file = path.join(world.vault, 'sessions', 'kestrel', 'uncommitted.md');
     return fs.existsSync(file) ? fs.readFileSync(file, 'utf8') : '';
@@ -37,7 +43,13 @@ describe("VS Code's agent running Baton's Claude Code and Copilot CLI hooks, wit
     for (const payload of [
       toolUse('create_file', { filePath: at('src/new.ts'), content: 'export {}\n' }),
       toolUse('replace_string_in_file', { explanation: 'fix', filePath: at('src/cart.ts'), oldString: 'a', newString: 'b' }),
-      toolUse('multi_replace_string_in_file', { explanation: 'two files', replacements: [{ filePath: at('src/a.ts'), oldString: 'x', newString: 'y' }, { filePath: at('src/b.ts'), oldString: 'x', newString: 'y' }] }),
+      toolUse('multi_replace_string_in_file', {
+        explanation: 'two files',
+        replacements: [
+          { filePath: at('src/a.ts'), oldString: 'x', newString: 'y' },
+          { filePath: at('src/b.ts'), oldString: 'x', newString: 'y' },
+        ],
+      }),
       toolUse('insert_edit_into_file', { explanation: 'add', filePath: at('src/c.ts'), code: '// …' }),
       toolUse('editFiles', { files: ['src/main.ts'] }),
       toolUse('read_file', { filePath: at('src/read-only.ts'), startLine: 1, endLine: 2 }),
@@ -46,9 +58,17 @@ describe("VS Code's agent running Baton's Claude Code and Copilot CLI hooks, wit
       const r = world.run(edit, payload);
       assert.deepEqual([r.code, r.stdout], [0, ''], r.stderr);
     }
-    const edited = notes().split('\n').filter((l) => l.startsWith('- ')).map((l) => l.replace(/ <!--.*/, ''));
+    const edited = notes()
+      .split('\n')
+      .filter((l) => l.startsWith('- '))
+      .map((l) => l.replace(/ <!--.*/, ''));
     assert.deepEqual(edited, ['- edited: src/new.ts', '- edited: src/cart.ts', '- edited: src/a.ts', '- edited: src/b.ts', '- edited: src/c.ts', '- edited: src/main.ts']);
-    assert.ok(notes().split('\n').filter((l) => l.startsWith('- ')).every((l) => / agent=copilot -->$/.test(l)));
+    assert.ok(
+      notes()
+        .split('\n')
+        .filter((l) => l.startsWith('- '))
+        .every((l) => / agent=copilot -->$/.test(l)),
+    );
   });
 
   it('prints the hand-over once at session start: from the Copilot CLI hook when both are installed, else from the Claude hook', async () => {

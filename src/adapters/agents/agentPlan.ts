@@ -72,8 +72,7 @@ export function backupPath(home: string, file: string): string {
 }
 
 export function change(file: string, before: string | null, after: string | null, extra: Partial<Pick<FileChange, 'backup' | 'dropBackup'>> = {}): FileChange {
-  const action: FileChange['action'] =
-    before === after ? 'unchanged' : after === null ? 'removed' : before === null ? 'created' : 'updated';
+  const action: FileChange['action'] = before === after ? 'unchanged' : after === null ? 'removed' : before === null ? 'created' : 'updated';
   return { path: file, before, after, action, backup: action === 'unchanged' ? null : (extra.backup ?? null), dropBackup: extra.dropBackup ?? null };
 }
 

@@ -41,7 +41,9 @@ export function agentStatus(agent: AgentId, input: PlanInput): AgentStatus {
   });
   const n = files.filter((f) => f.state === 'connected').length;
   const connected = n === files.length ? 'yes' : n === 0 && files.every((f) => f.state === 'absent') ? 'no' : 'partly';
-  const problems = files.filter((f) => f.state === 'outdated').map((f) => `${f.path} has Baton entries that are not the current ones: run baton connect ${agent} --scope ${input.scope}.`);
+  const problems = files
+    .filter((f) => f.state === 'outdated')
+    .map((f) => `${f.path} has Baton entries that are not the current ones: run baton connect ${agent} --scope ${input.scope}.`);
   return { ...base, connected, files, problems, commands: connect.commands };
 }
 

@@ -105,6 +105,9 @@ export function planClaudeCode(action: ConnectAction, input: PlanInput): AgentPl
   }
   // ~/.claude.json is Claude Code's own file: its supported writer is the CLI, whose commands the door runs (or prints).
   const commands = claudeMcpSteps(action, input).map((s) => s.text);
-  if (commands.length) notes.push(`Claude Code keeps ${input.scope}-scope MCP servers in ~/.claude.json, which it rewrites itself: Baton's MCP server goes in and out through \`claude mcp\`, never by editing that file.`);
+  if (commands.length)
+    notes.push(
+      `Claude Code keeps ${input.scope}-scope MCP servers in ~/.claude.json, which it rewrites itself: Baton's MCP server goes in and out through \`claude mcp\`, never by editing that file.`,
+    );
   return { agent: 'claude-code', scope: input.scope, action, files, notes, commands };
 }

@@ -42,7 +42,8 @@ export function claudeServer(home: string, scope: 'user' | 'local', projectDir: 
 
 /** Does an entry Claude Code holds run what `want` says (program, arguments, environment)? Key order and a `type: "stdio"` aside. */
 export function sameServer(entry: Record<string, unknown>, want: { command: string; args: string[]; env?: Record<string, string> }): boolean {
-  const canon = (v: unknown): string => JSON.stringify(v, (_k, x: unknown) => (obj(x) ? Object.fromEntries(Object.entries(x as object).sort(([a], [b]) => a.localeCompare(b))) : x));
+  const canon = (v: unknown): string =>
+    JSON.stringify(v, (_k, x: unknown) => (obj(x) ? Object.fromEntries(Object.entries(x as object).sort(([a], [b]) => a.localeCompare(b))) : x));
   const env = obj(entry.env) ?? {};
   return entry.command === want.command && canon(entry.args) === canon(want.args) && canon(env) === canon(want.env ?? {}) && (entry.type === undefined || entry.type === 'stdio');
 }

@@ -90,7 +90,15 @@ const NO_MATCHER = new Set(['UserPromptSubmit', 'Stop']);
 const label = (event: string): string => event.replace(/(?<=[a-z0-9])([A-Z])/g, '_$1').toLowerCase();
 
 const canonical = (v: unknown): unknown =>
-  Array.isArray(v) ? v.map(canonical) : v && typeof v === 'object' ? Object.fromEntries(Object.keys(v).sort().map((k) => [k, canonical((v as Record<string, unknown>)[k])])) : v;
+  Array.isArray(v)
+    ? v.map(canonical)
+    : v && typeof v === 'object'
+      ? Object.fromEntries(
+          Object.keys(v)
+            .sort()
+            .map((k) => [k, canonical((v as Record<string, unknown>)[k])]),
+        )
+      : v;
 
 /**
  * The hash Codex keeps a hook's trust under (codex-rs/hooks/src/engine/discovery.rs
@@ -106,7 +114,10 @@ export function codexHookHash(event: string, matcher: string | undefined, handle
   if (handler.statusMessage !== undefined) hook.statusMessage = handler.statusMessage;
   const identity: Record<string, unknown> = { event_name: label(event), hooks: [hook] };
   if (matcher !== undefined && !NO_MATCHER.has(event)) identity.matcher = matcher;
-  return `sha256:${crypto.createHash('sha256').update(JSON.stringify(canonical(identity))).digest('hex')}`;
+  return `sha256:${crypto
+    .createHash('sha256')
+    .update(JSON.stringify(canonical(identity)))
+    .digest('hex')}`;
 }
 
 const readText = (file: string): string | null => {
@@ -162,7 +173,8 @@ export function codexHookTrust(input: Pick<PlanInput, 'scope' | 'home' | 'projec
           statusMessage: typeof h.statusMessage === 'string' ? h.statusMessage : undefined,
         });
         const state = states[key];
-        const trust: CodexHookTrust = state?.enabled === false ? 'disabled' : state?.trusted_hash === undefined ? 'untrusted' : state.trusted_hash === hash ? 'trusted' : 'modified';
+        const trust: CodexHookTrust =
+          state?.enabled === false ? 'disabled' : state?.trusted_hash === undefined ? 'untrusted' : state.trusted_hash === hash ? 'trusted' : 'modified';
         out.push({ event, key, trust });
       });
     });

@@ -59,8 +59,7 @@ export function copilotHookSet(input: PlanInput): HookSet {
 export function planCopilot(action: ConnectAction, input: PlanInput): AgentPlan {
   if (input.scope === 'local') scopeNotHad('copilot', input.scope, ['user', 'project']);
   const notes: string[] = [];
-  const hooks =
-    input.scope === 'user' ? path.join(input.home, '.copilot', 'hooks', 'baton.json') : path.join(input.projectDir, '.github', 'hooks', 'baton.json');
+  const hooks = input.scope === 'user' ? path.join(input.home, '.copilot', 'hooks', 'baton.json') : path.join(input.projectDir, '.github', 'hooks', 'baton.json');
   const files = [planFile(hooks, input.home, action, flatHooksFormat(copilotHookSet(input), hooks))];
   if (input.scope === 'user') {
     const mcp = path.join(input.home, '.copilot', 'mcp-config.json');

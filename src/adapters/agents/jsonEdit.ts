@@ -48,7 +48,9 @@ function lineIndent(text: string, offset: number): string | null {
 
 /** `value` as JSON laid out like the file, its continuation lines under `indent`. */
 function layout(value: unknown, indent: string, f: FormattingOptions): string {
-  return JSON.stringify(value, null, unitOf(f)).split('\n').join((f.eol ?? '\n') + indent);
+  return JSON.stringify(value, null, unitOf(f))
+    .split('\n')
+    .join((f.eol ?? '\n') + indent);
 }
 
 /**
@@ -69,8 +71,7 @@ function insertChild(text: string, container: Node, key: string | -1, value: unk
   const last = children[children.length - 1];
   const end = last.offset + last.length;
   const indent = lineIndent(text, last.offset);
-  const content =
-    indent === null ? `, ${label}${JSON.stringify(value)}` : `,${f.eol ?? '\n'}${indent}${label}${layout(value, indent, f)}`;
+  const content = indent === null ? `, ${label}${JSON.stringify(value)}` : `,${f.eol ?? '\n'}${indent}${label}${layout(value, indent, f)}`;
   return text.slice(0, end) + content + text.slice(end);
 }
 

@@ -33,7 +33,11 @@ const tomlKey = (k: string): string => (/^[A-Za-z0-9_-]+$/.test(k) ? k : tomlStr
 export function renderTable(header: string, value: { command: string; args: string[]; env?: Record<string, string> }, eol: string): string {
   const lines = [`[${header}]`, `command = ${tomlString(value.command)}`, `args = [${value.args.map(tomlString).join(', ')}]`];
   if (value.env && Object.keys(value.env).length > 0) {
-    lines.push(`env = { ${Object.entries(value.env).map(([k, v]) => `${tomlKey(k)} = ${tomlString(v)}`).join(', ')} }`);
+    lines.push(
+      `env = { ${Object.entries(value.env)
+        .map(([k, v]) => `${tomlKey(k)} = ${tomlString(v)}`)
+        .join(', ')} }`,
+    );
   }
   return lines.join(eol) + eol;
 }
@@ -42,7 +46,12 @@ export function renderTable(header: string, value: { command: string; args: stri
 function headerPath(line: string): string[] | null {
   const m = /^\s*\[{1,2}\s*([^\]]+?)\s*\]{1,2}\s*(?:#.*)?$/.exec(line);
   if (!m) return null;
-  return m[1].split('.').map((p) => p.trim().replace(/^"(.*)"$/, '$1').replace(/^'(.*)'$/, '$1'));
+  return m[1].split('.').map((p) =>
+    p
+      .trim()
+      .replace(/^"(.*)"$/, '$1')
+      .replace(/^'(.*)'$/, '$1'),
+  );
 }
 
 interface Block {

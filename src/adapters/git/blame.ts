@@ -199,7 +199,10 @@ export async function commitsSince(dir: string, previousCommit: string, since: n
     const out = await runGit(dir, [...args, '--']);
     const rows = out.split('\n').filter(Boolean);
     if (rows.length > MAX_RECORDED) return undefined;
-    return rows.map((r) => r.split(' ')).filter(([, at]) => Number(at) >= since).map(([sha]) => sha);
+    return rows
+      .map((r) => r.split(' '))
+      .filter(([, at]) => Number(at) >= since)
+      .map(([sha]) => sha);
   } catch {
     return undefined;
   }

@@ -91,7 +91,14 @@ export class FileHistory {
       const ref = /^ref:\s*(\S+)$/.exec(head)?.[1];
       const files = [path.join(dirs.commonDir, 'packed-refs'), path.join(dirs.commonDir, 'reftable', 'tables.list')];
       if (ref) files.push(path.join(dirs.commonDir, ...ref.split('/')));
-      const stats = await Promise.all(files.map((f) => fs.promises.stat(f).then((s) => `${s.ino}:${s.size}:${s.mtimeMs}`, () => '-')));
+      const stats = await Promise.all(
+        files.map((f) =>
+          fs.promises.stat(f).then(
+            (s) => `${s.ino}:${s.size}:${s.mtimeMs}`,
+            () => '-',
+          ),
+        ),
+      );
       return `${head}|${stats.join('|')}`;
     } catch {
       return null;

@@ -30,16 +30,11 @@ export function runGit(dir: string, args: string[], opts: GitRunOptions = {}): P
   env.GIT_TERMINAL_PROMPT = '0';
   const config = Object.entries(opts.config ?? {}).flatMap(([k, v]) => ['-c', `${k}=${v}`]);
   return new Promise((resolve) => {
-    execFile(
-      'git',
-      [...config, ...args],
-      { cwd: dir, env, timeout: opts.timeoutMs ?? LOCAL_MS, maxBuffer: 256 << 20, encoding: 'utf8' },
-      (error, stdout, stderr) => {
-        const code = error ? (typeof error.code === 'number' ? error.code : error.killed ? 124 : 127) : 0;
-        const err = error && typeof error.code !== 'number' ? `${stderr}${error.message}` : stderr;
-        resolve({ code, out: stdout, err });
-      },
-    );
+    execFile('git', [...config, ...args], { cwd: dir, env, timeout: opts.timeoutMs ?? LOCAL_MS, maxBuffer: 256 << 20, encoding: 'utf8' }, (error, stdout, stderr) => {
+      const code = error ? (typeof error.code === 'number' ? error.code : error.killed ? 124 : 127) : 0;
+      const err = error && typeof error.code !== 'number' ? `${stderr}${error.message}` : stderr;
+      resolve({ code, out: stdout, err });
+    });
   });
 }
 
@@ -47,7 +42,11 @@ export function runGit(dir: string, args: string[], opts: GitRunOptions = {}): P
 export async function gitOk(dir: string, args: string[], opts: GitRunOptions = {}): Promise<string> {
   const r = await runGit(dir, args, opts);
   if (r.code !== 0) {
-    const said = (r.err || r.out).split('\n').filter((l) => l.trim() && !l.startsWith('hint:')).join(' ').slice(0, 500);
+    const said = (r.err || r.out)
+      .split('\n')
+      .filter((l) => l.trim() && !l.startsWith('hint:'))
+      .join(' ')
+      .slice(0, 500);
     throw new BatonError('failed', `git ${args[0]} in ${dir} failed (exit ${r.code}): ${said}. Nothing of the vault was lost; fix what git says, then retry.`);
   }
   return r.out;

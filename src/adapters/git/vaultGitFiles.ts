@@ -6,12 +6,7 @@ import * as fs from 'fs';
 import * as path from 'path';
 import { writeAtomic } from '../vault/atomicFile';
 
-const IGNORE = [
-  '# Baton: the cache (index, logs), the locks and pending notes stay on each machine',
-  '.baton/',
-  '.baton-live/',
-  '.*.tmp',
-];
+const IGNORE = ['# Baton: the cache (index, logs), the locks and pending notes stay on each machine', '.baton/', '.baton-live/', '.*.tmp'];
 
 // gitattributes(5), "merge": "Unset: take the version from the current branch
 // as the tentative merge result, and declare that the merge has conflicts"
@@ -19,11 +14,7 @@ const IGNORE = [
 // working notes as text, not even in a `git pull` by hand: the conflict keeps
 // all three versions in the index for `baton sync` to merge as notes.
 // `-text`: no line-ending conversion, the bytes agents wrote are what is shared.
-const ATTRIBUTES = [
-  '# Baton: working notes are merged by `baton sync` (each note once), never as text',
-  'sessions/**/*.md -text',
-  'sessions/**/uncommitted.md -merge -text',
-];
+const ATTRIBUTES = ['# Baton: working notes are merged by `baton sync` (each note once), never as text', 'sessions/**/*.md -text', 'sessions/**/uncommitted.md -merge -text'];
 
 async function ensureLines(file: string, lines: string[]): Promise<boolean> {
   const current = await fs.promises.readFile(file, 'utf8').catch((err: NodeJS.ErrnoException) => {

@@ -136,9 +136,7 @@ export class VaultRepo {
   /** A blob's bytes, exactly (notes may hold lines that are not UTF-8). */
   blob(sha: string): Promise<Buffer> {
     return new Promise((resolve, reject) => {
-      execFile('git', ['cat-file', 'blob', sha], { cwd: this.root, env: gitEnv(), encoding: 'buffer', maxBuffer: 1 << 30 }, (err, out) =>
-        err ? reject(err) : resolve(out),
-      );
+      execFile('git', ['cat-file', 'blob', sha], { cwd: this.root, env: gitEnv(), encoding: 'buffer', maxBuffer: 1 << 30 }, (err, out) => (err ? reject(err) : resolve(out)));
     });
   }
 

@@ -33,7 +33,13 @@ export class CheckpointRows extends TextRows {
 
   /** A checkpoint read on this thread: its row, touches and terms. */
   putRecord(scope: number, fileName: string, st: Stat, rec: IndexRecord): void {
-    const id = this.put(scope, fileName, st, { ...rec, failed: rec.failed.join('\n') }, rec.paths.map((raw) => this.paths.idOfRaw(raw)));
+    const id = this.put(
+      scope,
+      fileName,
+      st,
+      { ...rec, failed: rec.failed.join('\n') },
+      rec.paths.map((raw) => this.paths.idOfRaw(raw)),
+    );
     if (rec.search) this.text.put('checkpoint', id, rec.search);
   }
 

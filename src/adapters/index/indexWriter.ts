@@ -368,7 +368,13 @@ export class IndexWriter {
             return -1;
           }
           this.unsavedWork += file.stat.size;
-          const id = this.checkpoints.put(d.scope.id, d.name, file.stat, file.rec, file.refs.map((ref) => paths.id(ref, resolve)));
+          const id = this.checkpoints.put(
+            d.scope.id,
+            d.name,
+            file.stat,
+            file.rec,
+            file.refs.map((ref) => paths.id(ref, resolve)),
+          );
           stats.checkpointsParsed += 1;
           return id;
         },

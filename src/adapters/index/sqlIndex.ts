@@ -117,9 +117,9 @@ export class SqlIndex implements IndexPort {
 
   deadEnds(slugs?: string[]): DeadEnd[] {
     const out: DeadEnd[] = [];
-    const rows = slugs ? slugs.flatMap((slug) => this.deadEndRows(slug)) : this.sql.rows<[string, number, string, string, number]>(
-      'SELECT failed, scope, name, agent, ts FROM checkpoints WHERE length(failed) > 0 ORDER BY ts DESC, scope, name',
-    );
+    const rows = slugs
+      ? slugs.flatMap((slug) => this.deadEndRows(slug))
+      : this.sql.rows<[string, number, string, string, number]>('SELECT failed, scope, name, agent, ts FROM checkpoints WHERE length(failed) > 0 ORDER BY ts DESC, scope, name');
     for (const [failed, scopeId, session, agent, ts] of rows) {
       const project = this.writer.scopeNames.get(scopeId) ?? '';
       for (const text of failed.split('\n')) out.push({ text, session, project, agent, ts, slug: `sessions/${project}/${session}` });

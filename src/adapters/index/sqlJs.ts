@@ -9,10 +9,7 @@ let loading: Promise<SqlJsStatic> | undefined;
 
 // Bundled: dist/sql-wasm.wasm beside the bundle. From sources (tests):
 // src/adapters/index -> the repository's node_modules.
-const CANDIDATES = [
-  path.join(__dirname, 'sql-wasm.wasm'),
-  path.join(__dirname, '..', '..', '..', 'node_modules', 'sql.js', 'dist', 'sql-wasm.wasm'),
-];
+const CANDIDATES = [path.join(__dirname, 'sql-wasm.wasm'), path.join(__dirname, '..', '..', '..', 'node_modules', 'sql.js', 'dist', 'sql-wasm.wasm')];
 
 function wasmPath(): string {
   const found = CANDIDATES.find((p) => fs.existsSync(p));

@@ -22,7 +22,7 @@ export function touching(db: Statements, scopeNames: ReadonlyMap<number, string>
   const collect = (sql: string, params: SqlValue[]): void => {
     for (const [id, rmatch, head] of db.rows<[number, string, Uint8Array]>(sql, params)) found.set(id, { head, written: reversed(rmatch) });
   };
-  for (let i = 0; i >= 0; ) {
+  for (let i = 0; i >= 0;) {
     collect('SELECT id, rmatch, head FROM paths WHERE rmatch = ?', [reversed(wanted.slice(i))]);
     const slash = wanted.indexOf('/', i);
     i = slash < 0 || slash === wanted.length - 1 ? -1 : slash + 1;

@@ -91,16 +91,30 @@ function title(project: string, text: string): string {
   return `${project} — ${cutChars(collapse(text), TITLE_CHARS)}`;
 }
 
-const relation = (pred: string, obj: string): string =>
-  `  - { pred: ${pred}, obj: ${quoted(`[[${obj}]]`)}, conf: 1.0, src: stated }`;
+const relation = (pred: string, obj: string): string => `  - { pred: ${pred}, obj: ${quoted(`[[${obj}]]`)}, conf: 1.0, src: stated }`;
 
 // ---- frontmatter keys ----------------------------------------------------------
 
 /** Keys the model carries (or derives); everything else is kept in `extra`. */
 const MODELLED = new Set([
-  'type', 'title', 'project', 'agent', 'session', 'handoff_to', 'auto_closed', 'branch', 'commit',
-  'commit_subject', 'uncommitted', 'uncommitted_unreadable', 'worktree', 'touched', 'relations',
-  'first_seen', 'checkpointed', 'planned',
+  'type',
+  'title',
+  'project',
+  'agent',
+  'session',
+  'handoff_to',
+  'auto_closed',
+  'branch',
+  'commit',
+  'commit_subject',
+  'uncommitted',
+  'uncommitted_unreadable',
+  'worktree',
+  'touched',
+  'relations',
+  'first_seen',
+  'checkpointed',
+  'planned',
 ]);
 
 /**
@@ -240,7 +254,10 @@ function reader(f: Front) {
     const rels = Array.isArray(f.raw.relations) ? f.raw.relations : [];
     for (const r of rels) {
       if (isRecord(r) && r.pred === pred && typeof r.obj === 'string') {
-        return r.obj.trim().replace(/^\[\[([\s\S]*)\]\]$/, '$1').trim();
+        return r.obj
+          .trim()
+          .replace(/^\[\[([\s\S]*)\]\]$/, '$1')
+          .trim();
       }
     }
     return '';

@@ -110,7 +110,14 @@ function timeOf(s: Scalar): number | null {
  * booleans, small decimal integers numbers, everything else a string.
  */
 const CORE_NULL = new Set(['~', 'null', 'Null', 'NULL']);
-const CORE_BOOL = new Map([['true', true], ['True', true], ['TRUE', true], ['false', false], ['False', false], ['FALSE', false]]);
+const CORE_BOOL = new Map([
+  ['true', true],
+  ['True', true],
+  ['TRUE', true],
+  ['false', false],
+  ['False', false],
+  ['FALSE', false],
+]);
 /** Every int and float form of YAML 1.2's core schema and js-yaml's (underscores, 0b/0o/0x), and more. */
 const NUMBERISH = /^[-+]?(?:[0-9][0-9_]*(?:\.[0-9_]*)?(?:[eE][-+]?[0-9_]+)?|\.[0-9_]*(?:[eE][-+]?[0-9_]+)?|0[bBoOxX][0-9a-fA-F_]*|\.(?:inf|Inf|INF|nan|NaN|NAN))$/;
 function corePlain(v: string): unknown {

@@ -202,7 +202,10 @@ function withTimes(records: SearchRecords, cs: Candidate[]): void {
     byKind.set(kind, list);
   }
   for (const [kind, list] of byKind) {
-    const ts = records.times(kind, list.map((c) => rowOf(c.docid)));
+    const ts = records.times(
+      kind,
+      list.map((c) => rowOf(c.docid)),
+    );
     for (const c of list) c.ts = ts.get(rowOf(c.docid)) ?? 0;
   }
 }

@@ -90,4 +90,3 @@ export class WordTable {
     for (let i = 0; i < ids.length; i++) if (ids[i] !== -1) this.place(hashes[i], starts[i], lengths[i], ids[i]);
   }
 }
-

@@ -11,7 +11,8 @@ import { isObject, jsonLines } from './userWords';
 
 // Lines Claude Code writes into the user's turn on their behalf: slash-command
 // echoes, local command output, hook and system reminders, interruptions.
-const NOT_SPOKEN = /^\s*(?:<(?:command-name|command-message|command-args|local-command-stdout|local-command-stderr|system-reminder|user-prompt-submit-hook|bash-input|bash-stdout|bash-stderr)>|\[Request interrupted by user)/;
+const NOT_SPOKEN =
+  /^\s*(?:<(?:command-name|command-message|command-args|local-command-stdout|local-command-stderr|system-reminder|user-prompt-submit-hook|bash-input|bash-stdout|bash-stderr)>|\[Request interrupted by user)/;
 const REMINDER = /<system-reminder>[\s\S]*?<\/system-reminder>/g;
 
 /**

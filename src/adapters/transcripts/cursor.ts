@@ -24,7 +24,10 @@ export function cursorMessages(jsonl: string): string[] {
       typeof content === 'string'
         ? content
         : Array.isArray(content)
-          ? content.filter((c) => isObject(c) && c.type === 'text').map((c) => text((c as Record<string, unknown>).text)).join('\n')
+          ? content
+              .filter((c) => isObject(c) && c.type === 'text')
+              .map((c) => text((c as Record<string, unknown>).text))
+              .join('\n')
           : '';
     const query = QUERY.exec(raw);
     const said = (query ? query[1] : raw.replace(STAMP, '')).trim();

@@ -31,7 +31,10 @@ export function cutBytes(s: string, max: number): string {
  */
 export function uniqueHex(bytes: number): string {
   let out = '';
-  for (let i = 0; i < bytes; i++) out += Math.floor(Math.random() * 256).toString(16).padStart(2, '0');
+  for (let i = 0; i < bytes; i++)
+    out += Math.floor(Math.random() * 256)
+      .toString(16)
+      .padStart(2, '0');
   return out;
 }
 
@@ -40,8 +43,7 @@ export function uniqueHex(bytes: number): string {
  * notes. The target's name is cut so that the temporary name itself fits in
  * NAME_MAX even when the target's name already does only just.
  */
-const tempPath = (target: string): string =>
-  path.join(path.dirname(target), `.${cutBytes(path.basename(target), 200)}.${process.pid}-${uniqueHex(4)}.tmp`);
+const tempPath = (target: string): string => path.join(path.dirname(target), `.${cutBytes(path.basename(target), 200)}.${process.pid}-${uniqueHex(4)}.tmp`);
 
 // ENOTDIR: something that is not a folder stands where the vault needs one.
 const UNWRITABLE = new Set(['EACCES', 'EPERM', 'EROFS', 'ENOSPC', 'EDQUOT', 'ENOTDIR', 'EISDIR']);

@@ -28,17 +28,24 @@ export function vaultAccess(root: string): VaultAccess {
   try {
     st = fs.statSync(root);
   } catch (err) {
-    if ((err as NodeJS.ErrnoException).code !== 'ENOENT') return { exists: false, readable: false, writable: false, problems: [`The vault ${root} cannot be looked at (${why(err)}).`] };
+    if ((err as NodeJS.ErrnoException).code !== 'ENOENT')
+      return { exists: false, readable: false, writable: false, problems: [`The vault ${root} cannot be looked at (${why(err)}).`] };
     let parent = path.dirname(root);
     while (!fs.existsSync(parent) && path.dirname(parent) !== parent) parent = path.dirname(parent);
     try {
       fs.accessSync(parent, fs.constants.W_OK);
       return { exists: false, readable: true, writable: true, problems: [] };
     } catch {
-      return { exists: false, readable: false, writable: false, problems: [`The vault ${root} does not exist and ${parent} does not let Baton create it: choose another vault (--vault, BATON_VAULT) or create it.`] };
+      return {
+        exists: false,
+        readable: false,
+        writable: false,
+        problems: [`The vault ${root} does not exist and ${parent} does not let Baton create it: choose another vault (--vault, BATON_VAULT) or create it.`],
+      };
     }
   }
-  if (!st.isDirectory()) return { exists: true, readable: false, writable: false, problems: [`The vault ${root} is a file, not a folder: choose another vault (--vault, BATON_VAULT).`] };
+  if (!st.isDirectory())
+    return { exists: true, readable: false, writable: false, problems: [`The vault ${root} is a file, not a folder: choose another vault (--vault, BATON_VAULT).`] };
   const problems: string[] = [];
   let readable = true;
   try {

@@ -21,7 +21,7 @@ export function geminiTrustProblems(i: AgentHealthInput, connected: AgentStatus[
       : `Gemini CLI has not been told to trust ${i.projectDir}: it asks when it starts there, and \`gemini -p\` stops`;
   return [
     {
-      summary: t.trusted === false ? 'this folder is not trusted: Baton\'s MCP tools are off' : 'this folder is not trusted yet: Baton\'s MCP tools are off',
+      summary: t.trusted === false ? "this folder is not trusted: Baton's MCP tools are off" : "this folder is not trusted yet: Baton's MCP tools are off",
       text: `${what}; in a folder it does not trust it turns off every MCP server, Baton's included: ${step}.`,
       fix: { kind: 'manual' },
     },

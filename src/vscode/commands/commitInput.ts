@@ -24,7 +24,12 @@ const STEPS: Step[] = [
   { key: 'task', label: 'Task', prompt: 'What was being done?', placeholder: 'e.g. fix the checkout crash on empty carts' },
   { key: 'state', label: 'State', prompt: 'Where does it stand?', placeholder: 'e.g. crash fixed, refund path untested' },
   { key: 'decided', label: 'Decided', prompt: 'Choices made, with the reason; separate several with ;', placeholder: 'e.g. kept sql.js: native sqlite breaks in forks' },
-  { key: 'failed', label: "Didn't work", prompt: 'Approaches tried and ruled out, so nobody retries them; separate with ;', placeholder: 'e.g. retrying the payment call: the crash is before it' },
+  {
+    key: 'failed',
+    label: "Didn't work",
+    prompt: 'Approaches tried and ruled out, so nobody retries them; separate with ;',
+    placeholder: 'e.g. retrying the payment call: the crash is before it',
+  },
   { key: 'verified', label: 'Verified', prompt: 'Claims with their evidence; separate with ;', placeholder: 'e.g. empty cart no longer crashes: npm test -- checkout' },
   { key: 'blockers', label: 'Blockers', prompt: 'What is known broken and what it stops; separate with ;', placeholder: 'e.g. staging keys expired: no end-to-end run' },
   { key: 'next', label: 'Next', prompt: 'The one next step for whoever continues', placeholder: 'e.g. add the refund test' },
@@ -42,7 +47,7 @@ type Outcome = { go: 'next'; value: string } | { go: 'back' } | { go: 'cancel' }
 /** Undefined when the person pressed Escape (or focus left the input) at any step. */
 export async function askCommit(opts: AskOptions): Promise<CommitAnswers | undefined> {
   const answers: CommitAnswers = { task: '', state: '', decided: '', failed: '', verified: '', blockers: '', next: '', ...opts.prefill };
-  for (let i = 0; i < STEPS.length; ) {
+  for (let i = 0; i < STEPS.length;) {
     const step = STEPS[i];
     const outcome = await ask(step, i, answers[step.key], opts);
     if (outcome.go === 'cancel') return undefined;

@@ -22,7 +22,9 @@ export class SyncCommands {
   /** `{remote}` shares the current vault, `{clone, folder?}` joins one; without arguments, it asks. */
   shareVault = async (arg?: unknown): Promise<string | undefined> => {
     if (!gitAllowed()) {
-      void vscode.window.showWarningMessage('Baton runs git only in a trusted workspace with baton.git.enabled on. Trust this workspace, or run baton sync --init / --clone in a terminal.');
+      void vscode.window.showWarningMessage(
+        'Baton runs git only in a trusted workspace with baton.git.enabled on. Trust this workspace, or run baton sync --init / --clone in a terminal.',
+      );
       return undefined;
     }
     const a = asArgs(arg);
@@ -37,7 +39,10 @@ export class SyncCommands {
         { title: 'Baton: a vault shared through git' },
       );
       if (!pick) return undefined;
-      const url = await vscode.window.showInputBox({ title: pick.id === 'share' ? 'The remote to share the vault through (an empty repository)' : 'The shared vault\'s git URL', ignoreFocusOut: true });
+      const url = await vscode.window.showInputBox({
+        title: pick.id === 'share' ? 'The remote to share the vault through (an empty repository)' : "The shared vault's git URL",
+        ignoreFocusOut: true,
+      });
       if (!url?.trim()) return undefined;
       if (pick.id === 'share') remote = url.trim();
       else clone = url.trim();
@@ -53,13 +58,20 @@ export class SyncCommands {
       }
       let folder = str(a.folder);
       if (!folder) {
-        const picked = await vscode.window.showOpenDialog({ canSelectFolders: true, canSelectFiles: false, openLabel: 'Clone the Shared Vault Here', title: 'An empty folder for the shared vault' });
+        const picked = await vscode.window.showOpenDialog({
+          canSelectFolders: true,
+          canSelectFiles: false,
+          openLabel: 'Clone the Shared Vault Here',
+          title: 'An empty folder for the shared vault',
+        });
         folder = picked?.[0]?.fsPath;
       }
       if (!folder || !clone) return undefined;
       const target = folder;
       const url = clone;
-      const r = await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: 'Baton: cloning the shared vault…' }, () => cloneSharedVault(target, url));
+      const r = await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: 'Baton: cloning the shared vault…' }, () =>
+        cloneSharedVault(target, url),
+      );
       for (const s of r.steps) this.log.info(s);
       await setVault(target);
       inform(`Baton: joined the shared vault ${url} in ${target}.`);

@@ -21,9 +21,8 @@ export class VaultCommands {
   /** Rebuild Index: deletes the derived index and rebuilds it from the markdown files, with progress. */
   rebuildIndex = async (): Promise<{ checkpoints: number } | undefined> => {
     try {
-      const r = await vscode.window.withProgress(
-        { location: vscode.ProgressLocation.Notification, title: 'Baton: rebuilding the index from the vault…', cancellable: false },
-        () => this.host.session.rebuildIndex(),
+      const r = await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: 'Baton: rebuilding the index from the vault…', cancellable: false }, () =>
+        this.host.session.rebuildIndex(),
       );
       const extras = [r.restored ? `${r.restored} working note(s) restored` : '', r.rescued ? `${r.rescued} pending note(s) written` : ''].filter(Boolean);
       inform(`Baton index rebuilt: ${r.checkpoints} checkpoint(s)${extras.length ? `, ${extras.join(', ')}` : ''}.`);

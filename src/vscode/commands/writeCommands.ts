@@ -56,7 +56,10 @@ export class WriteCommands {
     try {
       const r = await this.host.session.baton.note(scope, str(args.agent) ?? this.host.agent, text);
       if (r.redactions) inform(`Masked ${r.redactions} secret(s) before writing the note.`);
-      if (!r.durable) void vscode.window.showWarningMessage(`The note is kept in ${pendingNotesDir(this.host.session.root)} but not yet in the vault (run Baton: Rebuild Index once the folder is writable): ${r.reason}`);
+      if (!r.durable)
+        void vscode.window.showWarningMessage(
+          `The note is kept in ${pendingNotesDir(this.host.session.root)} but not yet in the vault (run Baton: Rebuild Index once the folder is writable): ${r.reason}`,
+        );
       return { durable: r.durable };
     } catch (err) {
       showFailure(this.log, 'Adding the note', err);

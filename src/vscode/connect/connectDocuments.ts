@@ -40,9 +40,7 @@ export class ConnectDocuments extends Disposable implements vscode.TextDocumentC
 
   /** Closes the previews once the person decided: they describe a plan that is now written or dropped. */
   async closeAll(): Promise<void> {
-    const tabs = vscode.window.tabGroups.all
-      .flatMap((g) => g.tabs)
-      .filter((t) => t.input instanceof vscode.TabInputTextDiff && t.input.modified.scheme === CONNECT_SCHEME);
+    const tabs = vscode.window.tabGroups.all.flatMap((g) => g.tabs).filter((t) => t.input instanceof vscode.TabInputTextDiff && t.input.modified.scheme === CONNECT_SCHEME);
     if (tabs.length) await vscode.window.tabGroups.close(tabs);
   }
 

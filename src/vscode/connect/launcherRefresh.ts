@@ -25,17 +25,15 @@ export function launcherTarget(extensionPath: string): LauncherTarget {
 
 /** Refreshes the launcher on the next turn; resolves to its path, or undefined when it could not be written. */
 export function scheduleLauncherRefresh(context: Pick<vscode.ExtensionContext, 'extensionPath'>, log: Log): Promise<string | undefined> {
-  return new Promise<void>((resolve) => setTimeout(resolve, 0)).then(
-    () => {
-      try {
-        const target = launcherTarget(context.extensionPath);
-        const r = refreshLauncher(target);
-        if (r.changed) log.info(`Launcher ${r.path} now runs ${target.script} with ${target.runtime}${target.electron ? ' (ELECTRON_RUN_AS_NODE=1)' : ''}`);
-        return r.path;
-      } catch (err) {
-        log.error('Refreshing the baton launcher failed (agents connected through it may not start Baton)', err);
-        return undefined;
-      }
-    },
-  );
+  return new Promise<void>((resolve) => setTimeout(resolve, 0)).then(() => {
+    try {
+      const target = launcherTarget(context.extensionPath);
+      const r = refreshLauncher(target);
+      if (r.changed) log.info(`Launcher ${r.path} now runs ${target.script} with ${target.runtime}${target.electron ? ' (ELECTRON_RUN_AS_NODE=1)' : ''}`);
+      return r.path;
+    } catch (err) {
+      log.error('Refreshing the baton launcher failed (agents connected through it may not start Baton)', err);
+      return undefined;
+    }
+  });
 }

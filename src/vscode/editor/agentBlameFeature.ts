@@ -26,7 +26,10 @@ export class AgentBlameFeature extends Disposable implements AgentBlameView {
   private readonly file: FileBlameAnnotations;
   private hover: vscode.Disposable | undefined;
 
-  constructor(host: BatonHost, private readonly log: Log) {
+  constructor(
+    host: BatonHost,
+    private readonly log: Log,
+  ) {
     super();
     this.cache = this.register(new LineBlameCache(host, log));
     this.line = this.register(new LineBlameController(this.cache));

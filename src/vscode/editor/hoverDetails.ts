@@ -51,7 +51,10 @@ export class HoverDetails {
   markdown(uri: vscode.Uri, touches: Touch[]): Promise<vscode.MarkdownString | undefined> {
     const file = uri.toString();
     // Whether git may run is part of the key: turning it off (or trusting the workspace) changes the hover.
-    const key = `${gitAllowed()}\n${touches.length}\n${touches.slice(0, ENTRIES).map((t) => `${t.slug}@${t.ts}`).join('\n')}`;
+    const key = `${gitAllowed()}\n${touches.length}\n${touches
+      .slice(0, ENTRIES)
+      .map((t) => `${t.slug}@${t.ts}`)
+      .join('\n')}`;
     const now = Date.now();
     const hit = this.built.get(file);
     if (hit && hit.key === key && now - hit.at < BUILT_FOR_MS) return hit.markdown;

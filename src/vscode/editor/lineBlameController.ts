@@ -92,7 +92,11 @@ export class LineBlameController extends Disposable {
     }
     if (config.statusBar) {
       this.status.text = statusText(a.checkpoint);
-      this.status.tooltip = textTooltip(`${a.checkpoint.agent} · ${a.checkpoint.task || a.checkpoint.session}`, [`wrote lines ${a.start}–${a.end}`, text, 'Click to open the checkpoint']);
+      this.status.tooltip = textTooltip(`${a.checkpoint.agent} · ${a.checkpoint.task || a.checkpoint.session}`, [
+        `wrote lines ${a.start}–${a.end}`,
+        text,
+        'Click to open the checkpoint',
+      ]);
       this.status.command = { title: 'Open checkpoint', command: Commands.openCheckpoint, arguments: [{ slug: a.checkpoint.slug }] };
       this.status.show();
     } else {

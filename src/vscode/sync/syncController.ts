@@ -63,7 +63,7 @@ export class SyncController extends Disposable {
         void vscode.window.showWarningMessage(
           vscode.workspace.isTrusted
             ? 'Baton syncs the vault with git, and git is turned off for Baton (baton.git.enabled). Turn it on to sync.'
-            : 'Baton runs git only in a trusted workspace: a repository\'s settings can start programs. Trust this workspace to sync the vault, or run baton sync in a terminal.',
+            : "Baton runs git only in a trusted workspace: a repository's settings can start programs. Trust this workspace to sync the vault, or run baton sync in a terminal.",
         );
       }
       return Promise.resolve(undefined);
@@ -147,7 +147,7 @@ export class SyncController extends Disposable {
       const s = await syncState(this.host.session.root);
       if (s.changed > 0 || s.ahead > 0) await this.sync(false);
     } catch (err) {
-      if (!(err instanceof SyncError)) this.log.error('Reading the vault\'s sync state failed', err);
+      if (!(err instanceof SyncError)) this.log.error("Reading the vault's sync state failed", err);
     }
   }
 
@@ -173,7 +173,7 @@ export class SyncController extends Disposable {
       this.view = { ...this.view, ...s };
     } catch (err) {
       this.shared = false;
-      if (!(err instanceof SyncError)) this.log.error('Reading the vault\'s sync state failed', err);
+      if (!(err instanceof SyncError)) this.log.error("Reading the vault's sync state failed", err);
     }
     this.render();
   }

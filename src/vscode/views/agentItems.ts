@@ -59,7 +59,10 @@ function agentItem(node: AgentNode, now: number): vscode.TreeItem {
   const lines = [
     `${node.label}${node.present ? ' (found on this machine)' : ''}`,
     node.lastSeen ? `Last wrote to the vault ${new Date(node.lastSeen).toLocaleString()} (${seen})` : 'Never wrote to this vault',
-    ...connected.flatMap((s) => [`${SCOPE_LABEL[s.scope]} scope: ${s.connected === 'yes' ? 'connected' : 'partly connected'}`, ...s.files.map((f) => `  ${tildify(f.path)}: ${f.state}`)]),
+    ...connected.flatMap((s) => [
+      `${SCOPE_LABEL[s.scope]} scope: ${s.connected === 'yes' ? 'connected' : 'partly connected'}`,
+      ...s.files.map((f) => `  ${tildify(f.path)}: ${f.state}`),
+    ]),
     ...node.scopes.flatMap((s) => s.problems.map((p) => `⚠ ${p.text}`)),
   ];
   if (!connected.length) lines.push(`Connect Agent… registers Baton's hooks and MCP server with ${node.label}, showing the diff first.`);

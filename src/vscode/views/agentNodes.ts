@@ -47,4 +47,3 @@ export function childrenOf(n: AgentNode): AgentsNode[] {
   );
   return [...problems, ...files];
 }
-

@@ -78,7 +78,10 @@ export class AgentsView extends Disposable implements vscode.TreeDataProvider<Ag
       const roots = await this.roots();
       this.setConnected(roots.some((r) => isConnected(r)));
       void vscode.commands.executeCommand('setContext', ContextKeys.agentsState, 'ok');
-      if (this.view) this.view.message = roots.some((r) => isConnected(r)) ? undefined : 'No agent is connected to Baton yet: press the plug beside one (those found on this machine come first).';
+      if (this.view)
+        this.view.message = roots.some((r) => isConnected(r))
+          ? undefined
+          : 'No agent is connected to Baton yet: press the plug beside one (those found on this machine come first).';
       return roots;
     } catch (err) {
       this.log.error('The Agents view could not read the agents’ settings', err);
@@ -100,9 +103,7 @@ export class AgentsView extends Disposable implements vscode.TreeDataProvider<Ag
     const vault = this.host.session.root;
     const pathEnv = process.env.PATH ?? '';
     return agentsToOffer(home).map((o) => {
-      const scopes = scopesHere(o.agent, projectDir).map((scope) =>
-        agentHealth({ agent: o.agent, scope, projectDir: projectDir ?? '', vault, home, launcher, seen, pathEnv }),
-      );
+      const scopes = scopesHere(o.agent, projectDir).map((scope) => agentHealth({ agent: o.agent, scope, projectDir: projectDir ?? '', vault, home, launcher, seen, pathEnv }));
       return { kind: 'agent', agent: o.agent, label: o.label, present: o.present, scopes, lastSeen: scopes[0]?.lastSeen ?? null };
     });
   }

@@ -140,13 +140,7 @@ function projectItem(node: Extract<Node, { kind: 'project' }>, ctx: ItemContext)
   ];
   item.description = parts.filter(Boolean).join(' · ');
   item.iconPath =
-    c.abandoned > 0
-      ? icon('warning', 'list.warningForeground')
-      : c.checkpoints === 0
-        ? icon('circle-large-outline')
-        : c.quiet
-          ? icon('watch')
-          : icon('pass', 'testing.iconPassed');
+    c.abandoned > 0 ? icon('warning', 'list.warningForeground') : c.checkpoints === 0 ? icon('circle-large-outline') : c.quiet ? icon('watch') : icon('pass', 'testing.iconPassed');
   item.contextValue = node.current ? ContextValues.currentProject : ContextValues.project;
   item.tooltip = textTooltip(`${c.project}${node.current ? ' (this workspace)' : ''}`, [
     `Status: ${status}${c.quiet && c.checkpoints ? ' (no checkpoint in the last 14 days)' : ''}`,

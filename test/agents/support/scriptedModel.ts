@@ -131,5 +131,7 @@ export const tokens = (chars: number): number => Math.ceil(chars / 4);
 /** Prints Baton's share of one request as a table row: each part's characters and tokens, their sum, and the whole request's. */
 export function printShare(agent: string, parts: [label: string, chars: number][], requestChars: number): void {
   const total = parts.reduce((n, [, c]) => n + c, 0);
-  console.log(`      | ${agent} | ${parts.map(([l, c]) => `${l} ${c} ch (~${tokens(c)} tok)`).join(' | ')} | Baton ~${tokens(total)} tok of ~${tokens(requestChars)} tok in the request |`);
+  console.log(
+    `      | ${agent} | ${parts.map(([l, c]) => `${l} ${c} ch (~${tokens(c)} tok)`).join(' | ')} | Baton ~${tokens(total)} tok of ~${tokens(requestChars)} tok in the request |`,
+  );
 }

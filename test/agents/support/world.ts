@@ -120,7 +120,10 @@ export function vaultFiles(world: World): string[] {
 }
 
 /** The concatenated text of every vault file, for "nothing of this machine leaked" checks. */
-export const vaultText = (world: World): string => vaultFiles(world).map((f) => fs.readFileSync(path.join(world.vault, f), 'utf8')).join('\n');
+export const vaultText = (world: World): string =>
+  vaultFiles(world)
+    .map((f) => fs.readFileSync(path.join(world.vault, f), 'utf8'))
+    .join('\n');
 
 export function removeWorld(world: World): void {
   if (process.env.BATON_AGENTS_KEEP) return void process.stderr.write(`kept ${world.root}\n`);

@@ -77,7 +77,10 @@ export async function runCli(args: string[], opts: { cwd?: string } = {}): Promi
 /** Checkpoint files (by name) of a scope folder. */
 export function checkpointFiles(scope: string): string[] {
   try {
-    return fs.readdirSync(scopeDir(scope)).filter((n) => /^[0-9]{8}-.*\.md$/.test(n)).sort();
+    return fs
+      .readdirSync(scopeDir(scope))
+      .filter((n) => /^[0-9]{8}-.*\.md$/.test(n))
+      .sort();
   } catch {
     return [];
   }

@@ -26,7 +26,11 @@ export function previewTabs(): vscode.TabInputTextDiff[] {
 
 /** Accepts Connect's go-ahead once its diffs are open (it is asked right after them), however slow the host is. */
 export async function acceptGoAhead(): Promise<void> {
-  await poll(async () => previewTabs().length, (n) => n > 0, 10000);
+  await poll(
+    async () => previewTabs().length,
+    (n) => n > 0,
+    10000,
+  );
   await settle(500);
   await accept();
 }

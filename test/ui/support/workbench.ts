@@ -47,7 +47,9 @@ export async function openWorkbench(): Promise<Page> {
 
 /** The activity-bar entry of a view container, by its title ("Baton"). */
 export function activityBarItem(title: string): Locator {
-  return workbench().page.locator('.part.activitybar').getByRole('tab', { name: new RegExp(`^${escapeRegExp(title)}\\b`) });
+  return workbench()
+    .page.locator('.part.activitybar')
+    .getByRole('tab', { name: new RegExp(`^${escapeRegExp(title)}\\b`) });
 }
 
 /**
@@ -102,7 +104,9 @@ export async function quickOpen(text: string, row: string): Promise<void> {
 
 /** Error toasts currently shown (their text), so a test can assert a command did not fail. */
 export async function errorNotifications(): Promise<string[]> {
-  const toasts = workbench().page.locator('.notifications-toasts .notification-list-item').filter({ has: workbench().page.locator('.codicon-error') });
+  const toasts = workbench()
+    .page.locator('.notifications-toasts .notification-list-item')
+    .filter({ has: workbench().page.locator('.codicon-error') });
   return toasts.allInnerTexts();
 }
 
@@ -146,4 +150,3 @@ export async function openFile(name: string): Promise<Locator> {
 function escapeRegExp(s: string): string {
   return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
-

@@ -16,8 +16,7 @@ export const gitEnv = {
   GIT_COMMITTER_EMAIL: 'test@example.com',
 };
 
-export const git = (cwd: string, ...args: string[]): string =>
-  execFileSync('git', args, { cwd, env: gitEnv, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] }).trim();
+export const git = (cwd: string, ...args: string[]): string => execFileSync('git', args, { cwd, env: gitEnv, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] }).trim();
 
 /** `<parent>/<name>`, a repository on `branch` with one commit. */
 export function gitRepo(parent: string, name: string, branch = 'main'): string {

@@ -85,7 +85,13 @@ function reply(req: RecordedRequest, res: http.ServerResponse, content: Block[],
     return;
   }
   const events: { event: string; data: unknown }[] = [
-    { event: 'message_start', data: { type: 'message_start', message: { id, type: 'message', role: 'assistant', model, content: [], stop_reason: null, stop_sequence: null, usage: { ...usageOf(prompt), output_tokens: 1 } } } },
+    {
+      event: 'message_start',
+      data: {
+        type: 'message_start',
+        message: { id, type: 'message', role: 'assistant', model, content: [], stop_reason: null, stop_sequence: null, usage: { ...usageOf(prompt), output_tokens: 1 } },
+      },
+    },
   ];
   content.forEach((block, index) => {
     if (block.type === 'text') {

@@ -38,8 +38,7 @@ export const nameOf = (t: Json): string => {
 const isCustom = (req: RecordedRequest, name: string): boolean => chatToolDefs(req).some((t) => t.type === 'custom' && nameOf(t) === name);
 
 /** The tool definitions of a request, as sent (for measuring their size). */
-export const chatToolDefs = (req: RecordedRequest): Json[] =>
-  list(isObject(req.body) ? req.body.tools : undefined).filter(isObject);
+export const chatToolDefs = (req: RecordedRequest): Json[] => list(isObject(req.body) ? req.body.tools : undefined).filter(isObject);
 
 const textOf = (content: unknown): string =>
   typeof content === 'string'

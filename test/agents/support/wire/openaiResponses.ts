@@ -78,7 +78,14 @@ export interface InputMessage {
 export const responsesMessages = (req: RecordedRequest): InputMessage[] =>
   inputItems(req).flatMap((i) =>
     i.type === 'message' && typeof i.role === 'string'
-      ? [{ role: i.role, text: list(i.content).map((c) => (isObject(c) && typeof c.text === 'string' ? c.text : '')).join('\n') }]
+      ? [
+          {
+            role: i.role,
+            text: list(i.content)
+              .map((c) => (isObject(c) && typeof c.text === 'string' ? c.text : ''))
+              .join('\n'),
+          },
+        ]
       : [],
   );
 
@@ -103,7 +110,11 @@ function answered(req: RecordedRequest): number {
     if (i.type === 'function_call' || i.type === 'custom_tool_call') n++;
     else if (i.type === 'message' && i.role === 'assistant') n++;
     else if (i.type === 'message') {
-      const m = MARK.exec(list(i.content).map((c) => (isObject(c) && typeof c.text === 'string' ? c.text : '')).join('\n'));
+      const m = MARK.exec(
+        list(i.content)
+          .map((c) => (isObject(c) && typeof c.text === 'string' ? c.text : ''))
+          .join('\n'),
+      );
       if (m) n += Number(m[1]);
     }
   }
@@ -154,20 +165,33 @@ export const openaiResponses: WireFormat = {
       step = { text: `Summary of the work so far. [scripted model: ${done} answers before this summary]` };
     } else {
       const next = model.script[done];
-      const searchable = offered.some((t) => t.def.type === 'tool_search' || t.name === 'tool_search') || list(isObject(req.body) ? req.body.tools : undefined).some((t) => isObject(t) && t.type === 'tool_search');
+      const searchable =
+        offered.some((t) => t.def.type === 'tool_search' || t.name === 'tool_search') ||
+        list(isObject(req.body) ? req.body.tools : undefined).some((t) => isObject(t) && t.type === 'tool_search');
       if (next && 'tool' in next && !offered.some((t) => next.tool.test(t.name)) && searchable && !searchedInVain(req)) {
         // Deferred MCP tools: search for them first, as a model would.
         item = { type: 'tool_search_call', id: `ts_${n}`, call_id: `call_${n}`, status: 'completed', execution: 'client', arguments: { query: queryOf(next.tool), limit: 20 } };
         return respond(res, id, item, next.usage);
       }
-      step = model.answer(done, offered.map((t) => t.name)).step;
+      step = model.answer(
+        done,
+        offered.map((t) => t.name),
+      ).step;
     }
     if ('tool' in step) {
       const tool = offered.find((t) => step.tool.test(t.name))!;
       const input = inputOf(step, tool.name);
       item = tool.custom
         ? { type: 'custom_tool_call', id: `ctc_${n}`, status: 'completed', call_id: `call_${n}`, name: tool.call.name, input: String(input.input ?? '') }
-        : { type: 'function_call', id: `fc_${n}`, status: 'completed', call_id: `call_${n}`, name: tool.call.name, ...(tool.call.namespace ? { namespace: tool.call.namespace } : {}), arguments: JSON.stringify(input) };
+        : {
+            type: 'function_call',
+            id: `fc_${n}`,
+            status: 'completed',
+            call_id: `call_${n}`,
+            name: tool.call.name,
+            ...(tool.call.namespace ? { namespace: tool.call.namespace } : {}),
+            arguments: JSON.stringify(input),
+          };
     } else {
       item = { type: 'message', id: `msg_${n}`, role: 'assistant', status: 'completed', content: [{ type: 'output_text', text: step.text, annotations: [] }] };
     }
@@ -180,7 +204,8 @@ function respond(res: http.ServerResponse, id: string, item: Json, usage: number
   const events: { event: string; data: Json }[] = [];
   const ev = (type: string, data: Json): void => void events.push({ event: type, data: { type, ...data } });
   ev('response.created', { response: { id, object: 'response', status: 'in_progress', output: [] } });
-  const opened = item.type === 'message' ? { ...item, status: 'in_progress', content: [] } : item.type === 'function_call' ? { ...item, status: 'in_progress', arguments: '' } : item;
+  const opened =
+    item.type === 'message' ? { ...item, status: 'in_progress', content: [] } : item.type === 'function_call' ? { ...item, status: 'in_progress', arguments: '' } : item;
   ev('response.output_item.added', { output_index: 0, item: opened });
   if (item.type === 'message') {
     const text = String((list(item.content)[0] as Json).text);
@@ -191,6 +216,8 @@ function respond(res: http.ServerResponse, id: string, item: Json, usage: number
     ev('response.function_call_arguments.done', { item_id: item.id, output_index: 0, arguments: item.arguments });
   }
   ev('response.output_item.done', { output_index: 0, item });
-  ev('response.completed', { response: { id, object: 'response', status: 'completed', output: [item], usage: { input_tokens: input, output_tokens: 10, total_tokens: input + 10 } } });
+  ev('response.completed', {
+    response: { id, object: 'response', status: 'completed', output: [item], usage: { input_tokens: input, output_tokens: 10, total_tokens: input + 10 } },
+  });
   sse(res, events);
 }
