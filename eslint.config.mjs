@@ -129,11 +129,6 @@ const DOOR_COMMIT = {
   message: "A door commits a checkpoint through app/commit.ts's commitCheckpoint (git state, commits covered, placeholders), not with Baton's commit.",
 };
 
-// Known, named exceptions, each to be fixed where its owner is at work:
-// app/connect.ts re-exports the launcher's and the agents' plans (issue 24
-// item 6 moves connect into one app use case).
-const REEXPORT_PENDING = ['src/app/connect.ts'];
-
 export default tseslint.config(
   { ignores: ['dist/**', 'out/**', 'node_modules/**', '.vscode-test/**', 'esbuild.js', 'scripts/**/*.js'] },
   js.configs.recommended,
@@ -244,7 +239,6 @@ export default tseslint.config(
   { files: DOORS.map((door) => `src/${door}/**/*.ts`), rules: { 'no-restricted-syntax': ['error', ...VAULT_LAYOUT, DOOR_COMMIT] } },
   {
     files: ['src/app/**/*.ts'],
-    ignores: REEXPORT_PENDING,
     plugins: { baton: { rules: { 'app-no-adapter-reexport': appNoAdapterReexport } } },
     rules: { 'baton/app-no-adapter-reexport': 'error' },
   },

@@ -141,4 +141,7 @@ export function launcherInfo(home: string = os.homedir()): LauncherInfo | null {
   return readLauncher(home);
 }
 
-export { currentRuntime, launcherPath };
+/** The launcher's target for a bundled CLI script, run by the runtime this process runs on. */
+export function launcherFor(script: string): LauncherTarget {
+  return { ...currentRuntime(), script };
+}

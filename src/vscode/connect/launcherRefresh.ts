@@ -16,11 +16,11 @@
 // so an untrusted folder cannot steer it.
 import * as path from 'path';
 import type * as vscode from 'vscode';
-import { currentRuntime, refreshLauncher, type LauncherTarget } from '../../app/connect';
+import { launcherFor, refreshLauncher, type LauncherTarget } from '../../app/connect';
 import type { Log } from '../log';
 
 export function launcherTarget(extensionPath: string): LauncherTarget {
-  return { ...currentRuntime(), script: path.join(extensionPath, 'dist', 'cli.js') };
+  return launcherFor(path.join(extensionPath, 'dist', 'cli.js'));
 }
 
 /** Refreshes the launcher on the next turn; resolves to its path, or undefined when it could not be written. */
