@@ -10,6 +10,7 @@ import { safe } from '../core/names';
 import { maskSecrets } from '../core/secrets';
 import { sessionKey } from '../core/sessionKey';
 import { writeAtomic } from '../adapters/vault/atomicFile';
+import { dataDirOf } from './vaultLayout';
 
 export interface AgentSessionBinding {
   /** The agent's own session id, as the agent gave it. */
@@ -26,7 +27,7 @@ export interface AgentSessionBinding {
 
 /** `<vault>/.baton/agent-sessions/<agent>/<sessionKey(id)>.json`: the id reaches the file name only through the safe key. */
 export function bindingPath(vaultRoot: string, agent: string, id: string): string {
-  return path.join(vaultRoot, '.baton', 'agent-sessions', safe(agent) || 'agent', `${sessionKey(id)}.json`);
+  return path.join(dataDirOf(vaultRoot), 'agent-sessions', safe(agent) || 'agent', `${sessionKey(id)}.json`);
 }
 
 export function readBinding(vaultRoot: string, agent: string, id: string): AgentSessionBinding | null {

@@ -11,6 +11,7 @@
 import * as fs from 'fs';
 import * as path from 'path';
 import { writeAtomic } from './agents/configWriter';
+import { batonHomeOf } from './homeLayout';
 
 export interface LauncherTarget {
   /** The program that runs the script: a Node binary, or VS Code's Electron (`process.execPath`). */
@@ -34,7 +35,7 @@ export interface LauncherInfo extends LauncherTarget {
   scriptExists: boolean;
 }
 
-export const launcherDir = (home: string): string => path.join(home, '.baton', 'bin');
+export const launcherDir = (home: string): string => path.join(batonHomeOf(home), 'bin');
 
 export function launcherPath(home: string, platform: NodeJS.Platform = process.platform): string {
   return path.join(launcherDir(home), platform === 'win32' ? 'baton.cmd' : 'baton');

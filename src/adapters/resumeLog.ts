@@ -7,6 +7,7 @@
 // so deleting `.baton/` loses only these counts, never a word of the record.
 import * as fs from 'fs';
 import * as path from 'path';
+import { dataDirOf } from './vaultLayout';
 
 export const RESUMES_LOG = 'resumes.log';
 
@@ -19,7 +20,7 @@ export interface ResumeRecord {
   via: string;
 }
 
-const logPath = (vaultRoot: string): string => path.join(vaultRoot, '.baton', RESUMES_LOG);
+const logPath = (vaultRoot: string): string => path.join(dataDirOf(vaultRoot), RESUMES_LOG);
 
 /**
  * Appends one resume. Best effort and never throws: a resume that cannot be

@@ -1,6 +1,6 @@
 // The folder layout of a vault (docs/vault-format.md), spelled here and
-// nowhere else outside the vault adapters (eslint.config.mjs holds app, core
-// and the doors to that): its folders and file names, the slugs that name its
+// nowhere else outside the vault adapters (eslint.config.mjs holds the other
+// adapters, app, core and the doors to that): its folders and file names, the slugs that name its
 // files, and what the layout says without reading a markdown file (whether
 // there is a vault at all, which scope a changed file belongs to).
 import * as fs from 'fs';
@@ -25,12 +25,14 @@ export const LOCAL_DIRS: readonly string[] = [DATA_DIR, LIVE_DIR];
 /** The files a new checkpoint creates, relative to the vault root (its name starts with an eight-digit date and a dash). */
 export const CHECKPOINT_FILES_GLOB = `${SESSIONS_DIR}/**/[0-9][0-9][0-9][0-9][0-9][0-9][0-9][0-9]-*.md`;
 
+/** The vault's cache folder, `.baton/` (see DATA_DIR). */
+export const dataDirOf = (root: string): string => path.join(root, DATA_DIR);
 export const scopeDirOf = (root: string, scope: string): string => path.join(root, SESSIONS_DIR, ...scope.split('/'));
 export const locksDirOf = (root: string): string => path.join(root, LIVE_DIR, 'locks');
 /** Where a note the vault refused waits for `baton index` (older Batons kept them in the cache's `pending/`). */
 export const pendingDirOf = (root: string): string => path.join(root, LIVE_DIR, 'pending');
 /** Where hooks say why they failed or wrote nothing. */
-export const hookLogOf = (root: string): string => path.join(root, DATA_DIR, 'hooks.log');
+export const hookLogOf = (root: string): string => path.join(dataDirOf(root), 'hooks.log');
 /** The vault-relative name (no `.md`) of checkpoint `id` of `scope`. */
 export const checkpointSlug = (scope: string, id: string): string => `${SESSIONS_DIR}/${scope}/${id}`;
 /** The vault-relative name (no `.md`) of `scope`'s working notes. */
