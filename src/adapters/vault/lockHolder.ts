@@ -78,8 +78,11 @@ function holderAlive(h: Holder): boolean {
   const proc = procStart(h.pid);
   if (!proc) return true; // no /proc (macOS) or gone this instant: kill(0) said it exists
   if (proc.zombie) return false;
-  // A lock of an older Baton names no start time: the pid's existence is all there is to judge.
-  return !h.start || proc.start === h.start;
+  // Where /proc tells, a holder is believed only when it names the start time
+  // of the process now under its pid. Every Baton that locks in `.baton-live/`
+  // writes it; a lock without it was not written by one of this machine's
+  // Batons (a file that arrived by sync or clone naming pid 1), so it is stale.
+  return proc.start === h.start;
 }
 
 export function parseHolder(raw: string): Holder | null {
@@ -104,9 +107,13 @@ export function parseHolder(raw: string): Holder | null {
 export function isDead(seen: Seen): boolean {
   const h = seen.holder;
   if (h && h.host === ME.host && h.ns === ME.ns && h.pid > 0) {
-    // Written before this machine's last boot: every pid of that boot is gone.
-    if (h.boot && ME.boot && h.boot !== ME.boot) return true;
-    if (h.pid === process.pid) return h.start !== '' && ME.start !== '' && h.start !== ME.start;
+    // Written before this machine's last boot, or naming no boot where the
+    // machine has one: every pid of that boot is gone, and a lock naming none
+    // was never written by a Baton of this machine. The boot id is random per
+    // boot and never leaves the machine (locks are never committed), so a
+    // teammate cannot forge a lock this machine would believe.
+    if (ME.boot && h.boot !== ME.boot) return true;
+    if (h.pid === process.pid) return ME.start !== '' && h.start !== ME.start;
     return !holderAlive(h);
   }
   return Date.now() - seen.mtimeMs > STALE_MS;
