@@ -20,7 +20,7 @@ import { isEmptyCheckpoint } from '../core/checkpointBody';
 import { FsVault } from '../adapters/vault/fsVault';
 import { gitSays, isRejectedPush, NETWORK_MS, openVaultRepo, VaultRepo, type Upstream } from '../adapters/git/vaultRepo';
 import { kindOf, resolveMerge, type Resolution } from '../adapters/git/mergeResolve';
-import { ensureVaultGitFiles } from '../adapters/git/vaultGitFiles';
+import { ensureInfoAttributes, ensureVaultGitFiles, overriddenAttributes } from '../adapters/git/vaultGitFiles';
 import { parseCheckpoint, parsePlan } from '../adapters/markdown/checkpointFile';
 import { readCapped } from '../adapters/vault/atomicFile';
 import { SESSIONS_DIR, scopeOfVaultPath } from '../adapters/vaultLayout';
@@ -38,6 +38,15 @@ export interface SyncResult {
   conflicts: string[];
   /** Checkpoints and plans that arrived and cannot be read: kept, never deleted, reported here. */
   unreadable: string[];
+  /**
+   * What this sync would not take or share, and what it did about it: the
+   * remote's `.baton/`, `.baton-live/` or temporary files, links and other
+   * non-plain files under `sessions/` (left out of the merge, so never
+   * written here; a local one left out of the commit, kept on disk), and
+   * `.gitattributes` rules that would change how Baton's files merge or are
+   * encoded (outranked by Baton's in the repository's info/attributes).
+   */
+  refused: { path: string; reason: string }[];
 }
 
 /** A sync that stopped: what it did so far, and what to do. */
@@ -57,7 +66,11 @@ export interface SyncOptions {
   retries?: number;
 }
 
-const empty = (): SyncResult => ({ committed: 0, pulled: 0, pushed: 0, renamed: [], conflicts: [], unreadable: [] });
+const empty = (): SyncResult => ({ committed: 0, pulled: 0, pushed: 0, renamed: [], conflicts: [], unreadable: [], refused: [] });
+
+function refuse(result: SyncResult, list: { path: string; reason: string }[]): void {
+  for (const r of list) if (!result.refused.some((x) => x.path === r.path && x.reason === r.reason)) result.refused.push(r);
+}
 const host = (): string => os.hostname() || 'a machine';
 
 /** The vault's repository and upstream, or a SyncError saying how to get them. */
@@ -151,13 +164,19 @@ async function unreadableArrivals(repo: VaultRepo, before: string): Promise<stri
 /** Step 1 (and 3's end): under the gate, commit what is in the working tree. */
 async function commitLocal(repo: VaultRepo, result: SyncResult, upstream: Upstream): Promise<void> {
   await ensureVaultGitFiles(repo.root);
+  // Before any merge or checkout of this sync: Baton's rules outrank every .gitattributes from then on.
+  await ensureInfoAttributes(await repo.infoAttributesFile());
   const merging = await repo.inMerge();
   if (merging) {
     // A merge left by an earlier sync (a person's conflict, or a sync killed half way).
     await resolveInProgress(repo, 'MERGE_HEAD', result);
     if (result.conflicts.length) throw conflictError(repo.root, result);
   }
-  const staged = await repo.stageAll();
+  const { staged, refused } = await repo.stageAll();
+  refuse(
+    result,
+    refused.map((r) => ({ path: r.path, reason: `${r.reason}: left out of the sync (the file stays here, unshared)` })),
+  );
   if (staged.length === 0 && !merging) return;
   await repo.commit(merging ? `baton sync: merge ${upstream.remote} on ${host()}` : `baton sync: ${staged.length} file(s) from ${host()}`);
   result.committed += staged.length;
@@ -169,7 +188,14 @@ async function mergeFetched(repo: VaultRepo, vault: FsVault, upstream: Upstream,
     // Agents wrote between step 1 and now: their notes go into this merge's commit.
     await commitLocal(repo, result, upstream);
     const before = (await repo.git(['rev-parse', '-q', '--verify', 'HEAD'])).out.trim();
-    const m = await repo.git(['merge', '--no-edit', '--no-verify', '--allow-unrelated-histories', '-m', `baton sync: merge ${upstream.remote} on ${host()}`, upstream.tracking], {
+    // What Baton never takes from the remote is taken out before git sees it: merged, it would already be in this working tree.
+    const base = before ? (await repo.git(['merge-base', 'HEAD', upstream.tracking])).out.trim() : '';
+    const theirs = await repo.withoutRefused(upstream.tracking, base, `baton sync: leave out what is not shared (on ${host()})`);
+    refuse(
+      result,
+      theirs.refused.map((r) => ({ path: r.path, reason: `${r.reason}: not merged (taken out of the remote's next commit)` })),
+    );
+    const m = await repo.git(['merge', '--no-edit', '--no-verify', '--allow-unrelated-histories', '-m', `baton sync: merge ${upstream.remote} on ${host()}`, theirs.commit], {
       config: await repo.identityConfig(),
     });
     if (m.code !== 0) {
@@ -193,7 +219,26 @@ export async function syncVault(root: string, opts: SyncOptions = {}): Promise<S
   return vault.withLock('vault:syncing', () => syncOnce(repo, vault, upstream, opts));
 }
 
+/** The vault's `.gitattributes` rules that Baton's own rules outrank, for the report. */
+async function attributesReport(repo: VaultRepo, result: SyncResult): Promise<void> {
+  const tracked = (await repo.git(['ls-files', '-z', '--', SESSIONS_DIR])).out.split('\0').filter((p) => p && kindOf(p) !== 'other');
+  const found = await overriddenAttributes(repo.root, tracked);
+  refuse(
+    result,
+    found.map((what) => ({
+      path: '.gitattributes',
+      reason: `sets ${what}, which would change how Baton merges or stores them; Baton's own rules in the repository's info/attributes outrank it, so it has no effect here (remove it from the shared .gitattributes)`,
+    })),
+  );
+}
+
 async function syncOnce(repo: VaultRepo, vault: FsVault, upstream: Upstream, opts: SyncOptions): Promise<SyncResult> {
+  const result = await syncSteps(repo, vault, upstream, opts);
+  await attributesReport(repo, result);
+  return result;
+}
+
+async function syncSteps(repo: VaultRepo, vault: FsVault, upstream: Upstream, opts: SyncOptions): Promise<SyncResult> {
   const root = repo.root;
   const result = empty();
   await vault.withVaultExclusive(() => commitLocal(repo, result, upstream));

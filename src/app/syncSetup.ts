@@ -6,7 +6,7 @@ import * as fs from 'fs';
 import * as path from 'path';
 import { BatonError } from '../core/errors';
 import { runGit } from '../adapters/git/gitRun';
-import { ensureVaultGitFiles } from '../adapters/git/vaultGitFiles';
+import { ensureInfoAttributes, ensureVaultGitFiles } from '../adapters/git/vaultGitFiles';
 import { gitSays, NETWORK_MS, openVaultRepo, VaultRepo } from '../adapters/git/vaultRepo';
 import { ensureDir } from '../adapters/vault/atomicFile';
 import { FsVault } from '../adapters/vault/fsVault';
@@ -46,7 +46,8 @@ export async function initSharedVault(root: string, remoteUrl?: string): Promise
   if (!branch) throw failed(`The vault's repository ${root} is on a detached HEAD; check out its branch (git -C "${root}" switch main), then run this again.`);
   if (await ensureVaultGitFiles(root)) steps.push('Wrote .gitignore (the cache and the locks stay local) and .gitattributes (working notes merged by Baton).');
   await new FsVault(root).withVaultExclusive(async () => {
-    const staged = await repo.stageAll();
+    const { staged, refused } = await repo.stageAll();
+    for (const r of refused) steps.push(`Left ${r.path} out of the shared vault: ${r.reason}.`);
     if (staged.length) {
       await repo.commit('baton: share this vault');
       steps.push(`Committed ${staged.length} file(s).`);
@@ -90,10 +91,42 @@ export async function cloneSharedVault(root: string, url: string): Promise<Setup
   await ensureDir(parent);
   // Into a fresh name, then into place: a clone that fails halfway leaves no half a vault behind.
   const tmp = path.join(parent, `.${path.basename(root)}.clone-${process.pid}`);
-  const r = await runGit(parent, ['clone', '--quiet', '--no-tags', url, tmp], { timeoutMs: NETWORK_MS * 5 });
+  // No checkout yet: Baton's attribute rules go in first, and what Baton never
+  // takes from a remote (a forged lock, a cache, a link under sessions/) is
+  // never written into the working tree.
+  const r = await runGit(parent, ['clone', '--quiet', '--no-tags', '--no-checkout', url, tmp], { timeoutMs: NETWORK_MS * 5 });
   if (r.code !== 0) {
     await fs.promises.rm(tmp, { recursive: true, force: true });
     throw failed(`Could not clone ${url}: ${gitSays(r)}. Check the URL and your access to it, then run this again.`);
+  }
+  const fresh = new VaultRepo(tmp);
+  await ensureInfoAttributes(await fresh.infoAttributesFile());
+  let branch = await fresh.branch();
+  if (!(await fresh.hasRef('HEAD'))) {
+    // The remote's HEAD names a branch it does not have (a bare repository
+    // made by `git init --bare` says master, the vault was pushed as main):
+    // take main, else the remote's only branch.
+    const remotes = (await fresh.ok(['for-each-ref', '--format=%(refname:lstrip=3)', 'refs/remotes/origin'])).split('\n').filter((b) => b && b !== 'HEAD');
+    const pick = remotes.includes('main') ? 'main' : remotes.length === 1 ? remotes[0] : '';
+    if (pick) {
+      await fresh.ok(['update-ref', `refs/heads/${pick}`, `refs/remotes/origin/${pick}`]);
+      await fresh.ok(['symbolic-ref', 'HEAD', `refs/heads/${pick}`]);
+      branch = pick;
+    }
+  }
+  if (branch && !(await fresh.upstream(branch))) {
+    await fresh.ok(['config', `branch.${branch}.remote`, 'origin']);
+    await fresh.ok(['config', `branch.${branch}.merge`, `refs/heads/${branch}`]);
+  }
+  const left: string[] = [];
+  if (await fresh.hasRef('HEAD')) {
+    // The index as HEAD has it, less what Baton does not take, then written out:
+    // the removals stay staged, and the first sync commits and pushes them.
+    const refused = await fresh.refusedIn('HEAD');
+    await fresh.ok(['read-tree', 'HEAD']);
+    if (refused.length) await fresh.ok(['update-index', '-z', '--force-remove', '--stdin'], { input: refused.map((x) => x.path).join('\0') + '\0' });
+    await fresh.ok(['checkout-index', '-a', '-u', '-q']);
+    for (const x of refused) left.push(`Left out ${x.path}: ${x.reason} (its removal goes with the next sync).`);
   }
   // A vault folder holding only the cache and the live folder (pending notes
   // may be there) keeps them: they move into the clone, which ignores them.
@@ -103,24 +136,7 @@ export async function cloneSharedVault(root: string, url: string): Promise<Setup
   }
   await fs.promises.rename(tmp, root);
   await fs.promises.chmod(root, 0o700).catch(() => undefined);
-  const repo = new VaultRepo(root);
-  let branch = await repo.branch();
-  if (!(await repo.hasRef('HEAD'))) {
-    // The remote's HEAD names a branch it does not have (a bare repository
-    // made by `git init --bare` says master, the vault was pushed as main):
-    // check out main, else the remote's only branch.
-    const remotes = (await repo.ok(['for-each-ref', '--format=%(refname:lstrip=3)', 'refs/remotes/origin'])).split('\n').filter((b) => b && b !== 'HEAD');
-    const pick = remotes.includes('main') ? 'main' : remotes.length === 1 ? remotes[0] : '';
-    if (pick) {
-      await repo.ok(['checkout', '-q', '-B', pick, '--track', `origin/${pick}`]);
-      branch = pick;
-    }
-  }
-  if (branch && !(await repo.upstream(branch))) {
-    await repo.ok(['config', `branch.${branch}.remote`, 'origin']);
-    await repo.ok(['config', `branch.${branch}.merge`, `refs/heads/${branch}`]);
-  }
-  const steps = [`Cloned ${url} into ${root}.`];
+  const steps = [`Cloned ${url} into ${root}.`, ...left];
   if (await ensureVaultGitFiles(root)) steps.push("Added Baton's lines to .gitignore and .gitattributes (committed by the next sync).");
   return { steps };
 }

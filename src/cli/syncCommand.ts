@@ -15,6 +15,7 @@ function summary(r: SyncResult): string {
   const lines = [`Synced: ${parts.join(', ')}.`];
   for (const x of r.renamed) lines.push(`Renamed ${x.from} -> ${x.to} (the same name was taken on another machine).`);
   for (const p of r.unreadable) lines.push(`Kept ${p}, which arrived by sync but cannot be read as Baton's; check it by hand.`);
+  for (const x of r.refused) lines.push(`Refused ${x.path}: ${x.reason}.`);
   return lines.join('\n') + '\n';
 }
 

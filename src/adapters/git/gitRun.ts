@@ -19,22 +19,29 @@ export interface GitRunOptions {
   timeoutMs?: number;
   /** `-c key=value` pairs for this one command, never written to any config file. */
   config?: Record<string, string>;
+  /** Written to git's standard input (for `--stdin` and `-z` lists of any length). */
+  input?: string;
+  /** Variables added to git's environment for this one command (a temporary index: GIT_INDEX_FILE). */
+  env?: Record<string, string>;
 }
 
 const LOCAL_MS = 60_000;
 
 export function runGit(dir: string, args: string[], opts: GitRunOptions = {}): Promise<GitResult> {
-  const env = gitEnv();
+  const env = { ...gitEnv(), ...opts.env };
   // A sync in the background must fail with a message, not wait for a
   // password nobody will type (git(1): GIT_TERMINAL_PROMPT=0).
   env.GIT_TERMINAL_PROMPT = '0';
   const config = Object.entries(opts.config ?? {}).flatMap(([k, v]) => ['-c', `${k}=${v}`]);
   return new Promise((resolve) => {
-    execFile('git', [...config, ...args], { cwd: dir, env, timeout: opts.timeoutMs ?? LOCAL_MS, maxBuffer: 256 << 20, encoding: 'utf8' }, (error, stdout, stderr) => {
+    const child = execFile('git', [...config, ...args], { cwd: dir, env, timeout: opts.timeoutMs ?? LOCAL_MS, maxBuffer: 256 << 20, encoding: 'utf8' }, (error, stdout, stderr) => {
       const code = error ? (typeof error.code === 'number' ? error.code : error.killed ? 124 : 127) : 0;
       const err = error && typeof error.code !== 'number' ? `${stderr}${error.message}` : stderr;
       resolve({ code, out: stdout, err });
     });
+    // A git that exits before reading all of it closes the pipe: its exit code says what happened, not EPIPE.
+    child.stdin?.on('error', () => undefined);
+    if (opts.input !== undefined) child.stdin?.end(opts.input);
   });
 }
 

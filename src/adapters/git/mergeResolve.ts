@@ -18,6 +18,7 @@
 // already resolved and staged.
 import * as fs from 'fs';
 import * as path from 'path';
+import { BatonError } from '../../core/errors';
 import { stamp } from '../../core/time';
 import { linksTo, withFollows, withSession } from '../markdown/checkpointRename';
 import { isCheckpointFileName } from '../markdown/checkpointFile';
@@ -55,8 +56,31 @@ function* nextNames(name: string): Generator<string> {
   for (let n = 2; ; n++) yield name.replace(/\.md$/, `-${n}.md`);
 }
 
+/**
+ * Whether every folder from the vault down to `p`, and `p` itself when there,
+ * is plain: a resolution never writes through a symbolic link (out of the
+ * vault) nor reads one (a file from outside would be merged, committed and
+ * pushed). git's own checkout refuses paths beyond a link the same way.
+ */
+function plainPath(root: string, p: string, folder = false): boolean {
+  const parts = p.split('/');
+  for (let i = 1; i <= parts.length; i++) {
+    let st: fs.Stats;
+    try {
+      st = fs.lstatSync(path.join(root, ...parts.slice(0, i)));
+    } catch {
+      return true; // not there: made plain
+    }
+    if (i < parts.length || folder ? !st.isDirectory() : !st.isFile()) return false;
+  }
+  return true;
+}
+
 async function write(repo: VaultRepo, p: string, content: Buffer | string): Promise<void> {
   const full = path.join(repo.root, ...p.split('/'));
+  // A link in the way (made here) is replaced by the plain file, never written through; a link above it is refused.
+  if (!plainPath(repo.root, path.posix.dirname(p), true))
+    throw new BatonError('refused', `${p} lies beyond a symbolic link in the vault; Baton never writes through one. Replace the link with a plain folder, then sync again.`);
   await ensureDir(path.dirname(full));
   await writeAtomic(full, content);
   await repo.ok(['add', '--', p]);
@@ -88,7 +112,8 @@ export async function resolveMerge(repo: VaultRepo, unmerged: Unmerged[], ourNew
     const kind = kindOf(u.path);
     const { 1: base, 2: ours, 3: theirs } = u.stages;
     if (kind === 'notes') {
-      const local = await fs.promises.readFile(path.join(repo.root, ...u.path.split('/'))).catch(() => null);
+      // The working tree's file only when it is a plain one: a link's target is nobody's notes.
+      const local = plainPath(repo.root, u.path) ? await fs.promises.readFile(path.join(repo.root, ...u.path.split('/'))).catch(() => null) : null;
       const merged = mergeNotes(await blob(base), await blob(ours), await blob(theirs), local);
       if (merged) await write(repo, u.path, merged);
       else await remove(repo, u.path);

@@ -45,8 +45,9 @@ export function uniqueHex(bytes: number): string {
  */
 const tempPath = (target: string): string => path.join(path.dirname(target), `.${cutBytes(path.basename(target), 200)}.${process.pid}-${uniqueHex(4)}.tmp`);
 
-// ENOTDIR: something that is not a folder stands where the vault needs one.
-const UNWRITABLE = new Set(['EACCES', 'EPERM', 'EROFS', 'ENOSPC', 'EDQUOT', 'ENOTDIR', 'EISDIR']);
+// ENOTDIR: something that is not a folder stands where the vault needs one;
+// ELOOP: a symbolic link where a file opened O_NOFOLLOW was expected.
+const UNWRITABLE = new Set(['EACCES', 'EPERM', 'EROFS', 'ENOSPC', 'EDQUOT', 'ENOTDIR', 'EISDIR', 'ELOOP']);
 
 /** Turns "the folder would not take it" into an error that says so and what to do. */
 export function asWriteError(err: unknown, target: string): unknown {

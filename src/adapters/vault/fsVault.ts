@@ -3,7 +3,7 @@
 // parse, so one bad file never hides the good ones beside it.
 import * as fs from 'fs';
 import * as path from 'path';
-import { BatonError } from '../../core/errors';
+import { BatonError, VaultWriteError } from '../../core/errors';
 import type { Checkpoint, Plan } from '../../core/model';
 import { safeName } from '../../core/names';
 import type { NoteLine, PlanInput, VaultPort } from '../../core/ports';
@@ -79,6 +79,23 @@ export class FsVault implements VaultPort {
     return full;
   }
 
+  /**
+   * The scope's folder for a write, refused when `sessions/`, a folder of the
+   * scope or one of `names` in it is there but is no plain folder or file: a
+   * symbolic link (made by hand, or one an older Baton let arrive by sync)
+   * would take the write out of the vault, a fold's rewrite would carry a
+   * file from outside into the vault and so to every clone. One `lstat` a
+   * level; what is not there yet is made as a plain folder or file.
+   */
+  private plainScopeDir(scope: string, names: string[] = [NOTES_FILE]): string {
+    const dir = this.scopeDir(scope);
+    const parts = path.relative(this.sessionsDir, dir).split(path.sep);
+    const chain = [this.sessionsDir, ...parts.map((_, i) => path.join(this.sessionsDir, ...parts.slice(0, i + 1)))];
+    for (const d of chain) notPlain(d, true);
+    for (const name of names) notPlain(path.join(dir, name), name === PLANS_DIR);
+    return dir;
+  }
+
   async scopes(): Promise<string[]> {
     const scopes: string[] = [];
     for (const project of await listDirs(this.sessionsDir)) {
@@ -103,7 +120,8 @@ export class FsVault implements VaultPort {
   }
 
   async createCheckpoint(scope: string, cp: Checkpoint, stampTs: number): Promise<{ id: string; path: string; slug: string }> {
-    const dir = this.scopeDir(scope);
+    // The notes file too: a commit folds it next, and a fold rewrites it.
+    const dir = this.plainScopeDir(scope);
     await ensureDir(dir);
     const agent = safeName(cp.agent, 'agent');
     for (let step = 0; step <= MAX_STEPS; step++) {
@@ -126,7 +144,7 @@ export class FsVault implements VaultPort {
   }
 
   async appendNote(scope: string, note: NoteLine): Promise<void> {
-    const dir = this.scopeDir(scope);
+    const dir = this.plainScopeDir(scope);
     const file = path.join(dir, NOTES_FILE);
     const line = renderNoteLine(note);
     if (await appendExisting(file, line)) return;
@@ -138,11 +156,11 @@ export class FsVault implements VaultPort {
   }
 
   async removeNotes(scope: string, folded: NoteLine[]): Promise<void> {
-    await rewriteNotesWithout(path.join(this.scopeDir(scope), NOTES_FILE), folded);
+    await rewriteNotesWithout(path.join(this.plainScopeDir(scope), NOTES_FILE), folded);
   }
 
   async removeCheckpoint(scope: string, id: string): Promise<void> {
-    const file = path.join(this.scopeDir(scope), `${id}.md`);
+    const file = path.join(this.plainScopeDir(scope, []), `${id}.md`);
     await fs.promises.rm(file, { force: true }).catch((err) => {
       throw asWriteError(err, file);
     });
@@ -154,7 +172,7 @@ export class FsVault implements VaultPort {
   }
 
   private async claimPlan(scope: string, plan: PlanInput): Promise<Plan> {
-    const dir = path.join(this.scopeDir(scope), PLANS_DIR);
+    const dir = path.join(this.plainScopeDir(scope, [PLANS_DIR]), PLANS_DIR);
     await ensureDir(dir);
     const agent = safeName(plan.agent, 'agent');
     const content = md().renderPlan({ ...plan, agent });
@@ -211,7 +229,8 @@ async function appendExisting(file: string, line: string): Promise<boolean> {
   // A file descriptor, not a FileHandle: see fsCalls.ts.
   let fd: number;
   try {
-    fd = await fsCalls.open(file, fs.constants.O_RDWR | fs.constants.O_APPEND);
+    // O_NOFOLLOW: a link put in the notes file's place after the check above is refused too (ELOOP), never followed.
+    fd = await fsCalls.open(file, fs.constants.O_RDWR | fs.constants.O_APPEND | (fs.constants.O_NOFOLLOW ?? 0));
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') return false;
     throw asWriteError(err, file);
@@ -258,6 +277,23 @@ async function cutBack(fd: number, size: number): Promise<void> {
   } catch {
     // best effort: see above
   }
+}
+
+/** Throws (as a refused write: a note is then kept pending) when `p` is there and is not a plain folder (`dir`) or file. */
+function notPlain(p: string, dir: boolean): void {
+  let st: fs.Stats;
+  try {
+    st = fs.lstatSync(p);
+  } catch {
+    return; // not there (made plain when needed), or unreadable: the write itself says so
+  }
+  if (dir ? st.isDirectory() : st.isFile()) return;
+  const what = st.isSymbolicLink() ? 'a symbolic link' : `not a plain ${dir ? 'folder' : 'file'}`;
+  throw new VaultWriteError(
+    `The vault refused a write to ${p}: it is ${what}, and Baton writes only plain files and folders in the vault, never through a link (it could lead out of the vault). ` +
+      `Replace it with a plain ${dir ? 'folder' : 'file'} (or remove it), then run: baton index`,
+    'ENOTPLAIN',
+  );
 }
 
 async function listDirs(dir: string): Promise<string[]> {

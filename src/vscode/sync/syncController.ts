@@ -85,6 +85,11 @@ export class SyncController extends Disposable {
       this.shownFailure = '';
       this.log.info(`Synced ${root}: committed ${result.committed} file(s), pulled ${result.pulled}, pushed ${result.pushed} commit(s)`);
       for (const r of result.renamed) this.log.info(`Renamed ${r.from} -> ${r.to} (the name was taken on another machine)`);
+      for (const r of result.refused) this.log.warn(`Refused ${r.path}: ${r.reason}`);
+      if (result.refused.length)
+        void vscode.window.showWarningMessage(
+          `Baton: the sync left out ${result.refused.length} thing(s) it does not share (see Baton's output): ${result.refused.map((r) => r.path).join(', ')}`,
+        );
       if (result.unreadable.length) {
         void vscode.window.showWarningMessage(`Baton: ${result.unreadable.length} file(s) arrived by sync that Baton cannot read; they are kept: ${result.unreadable.join(', ')}`);
       }
