@@ -111,9 +111,12 @@ export function threadOf(history: readonly Checkpoint[]): Thread {
   oldestFirst.forEach((cp, at) => {
     const markers = [...cp.verified, ...cp.decisions].map(settleMarker).filter((m): m is string => m !== undefined);
     const settle = (carried: Map<string, Carried>, restated: readonly string[]): void => {
-      const same = new Set(restated.map(itemKey));
-      for (const [key, c] of carried) {
-        if (!same.has(key) && !markers.some((m) => names(m, c.item.text))) continue;
+      // Restated items are looked up; only a checkpoint with markers (rare) walks what is carried.
+      const keys = new Set(restated.map(itemKey).filter((k) => carried.has(k)));
+      if (markers.length) for (const [key, c] of carried) if (markers.some((m) => names(m, c.item.text))) keys.add(key);
+      for (const key of keys) {
+        const c = carried.get(key);
+        if (!c) continue;
         carried.delete(key);
         settled.push({ ...c.item, settledBy: cp.session, settledTs: cp.ts });
       }
