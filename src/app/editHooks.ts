@@ -10,6 +10,7 @@ import * as path from 'path';
 import type { Baton } from '../core/baton';
 import { sessionEndedNote, turnEndedNote } from '../core/lifecycle';
 import { readBinding } from '../adapters/agentSessions';
+import { readForeignBytes } from '../adapters/foreignFile';
 import { projectRoots, repoRelative } from './editedPaths';
 import { openBaton } from './openBaton';
 import { resolveScope } from './scope';
@@ -75,7 +76,7 @@ export async function filesEdited(h: HookEnv, p: HookPayload): Promise<string[]>
   const roots = projectRoots(p.cwd, p.roots);
   const rel = p.edited.map((e) => repoRelative(e, p.cwd, roots)).filter((r): r is string => r !== null);
   if (!rel.length) return [];
-  return (await core(h).recordEdits(scope, h.agent, rel, h.now())).recorded;
+  return (await core(h).recordEdits(scope, h.agent, rel, h.now(), { agentSession: p.sessionId })).recorded;
 }
 
 /**
@@ -89,7 +90,7 @@ export async function turnEnded(h: HookEnv, p: HookPayload): Promise<string> {
   const scope = hookScope(h, p);
   if (!scope) return '';
   const text = turnEndedNote(p.reason);
-  await core(h).noteUnlessLatest(scope, h.agent, text, h.now());
+  await core(h).noteUnlessLatest(scope, h.agent, text, h.now(), { agentSession: p.sessionId });
   return text;
 }
 
@@ -132,9 +133,11 @@ export async function ownHookInstalled(h: HookEnv, p: HookPayload, agent: string
   for (const root of roots.length ? roots : [home]) {
     for (const file of hookFiles(agent, home, root)) {
       try {
-        if (needle.test(fs.readFileSync(file, 'utf8'))) return true;
+        // A repository's file: a symlink to /dev/zero or a FIFO is never read (foreignFile.ts).
+        const text = readForeignBytes(file)?.toString('utf8');
+        if (text !== undefined && needle.test(text)) return true;
       } catch {
-        // no such file
+        // not a file Baton reads: no hook of Baton's there
       }
     }
   }
@@ -170,6 +173,6 @@ export async function sessionEnd(h: HookEnv, p: HookPayload): Promise<SessionEnd
     return { skipped: `the session names no id and ${h.agent} has no open note in ${scope}: nothing to mark the end of` };
   }
   const text = sessionEndedNote(p.reason);
-  await baton.note(scope, h.agent, text, h.now());
+  await baton.note(scope, h.agent, text, h.now(), { agentSession: p.sessionId });
   return { note: text };
 }

@@ -11,14 +11,16 @@
 // whitespace, and so is this. Only the headers are read: the patch body
 // (which may hold anything) is never recorded.
 
-const HEADER = /^\*\*\* (?:Add File|Delete File|Update File|Move to): (.+?)\s*$/;
+// Greedy, trimmed after: a lazy `(.+?)\s*$` tries every cut of a line, which is quadratic in a line of spaces.
+const HEADER = /^\*\*\* (?:Add File|Delete File|Update File|Move to): (.+)$/;
 
-/** The paths of the files a patch adds, deletes, updates or moves (both ends of a move), in order, once each. */
+/** The paths of the files a patch adds, deletes, updates or moves (both ends of a move), in order, once each. Linear in the patch. */
 export function patchedFiles(patch: string): string[] {
-  const out: string[] = [];
+  const seen = new Set<string>();
   for (const line of patch.split(/\r?\n/)) {
     const m = HEADER.exec(line);
-    if (m && !out.includes(m[1])) out.push(m[1]);
+    const file = m?.[1].trimEnd();
+    if (file) seen.add(file);
   }
-  return out;
+  return [...seen];
 }

@@ -3,9 +3,10 @@
 // the editor's diff preview and the writer all read the same plan, so what is
 // shown is exactly what is written.
 import * as crypto from 'crypto';
-import * as fs from 'fs';
 import * as path from 'path';
 import { refused, usage } from '../../core/errors';
+import { readForeignUtf8 } from '../foreignFile';
+import { batonHomeOf } from '../homeLayout';
 
 export type AgentId = 'claude-code' | 'codex' | 'cursor' | 'gemini' | 'copilot';
 export type Scope = 'user' | 'project' | 'local';
@@ -52,13 +53,14 @@ export interface AgentPlan {
   commands: string[];
 }
 
+/**
+ * A settings file as it is on disk, null when there is none: a regular file
+ * of bounded size in UTF-8, else refused with a message (foreignFile.ts), so
+ * a repository's symlink to /dev/zero is never read and no byte is changed by
+ * decoding it.
+ */
 export function readText(file: string): string | null {
-  try {
-    return fs.readFileSync(file, 'utf8');
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null;
-    throw err;
-  }
+  return readForeignUtf8(file);
 }
 
 /**
@@ -68,7 +70,7 @@ export function readText(file: string): string | null {
  */
 export function backupPath(home: string, file: string): string {
   const hash = crypto.createHash('sha256').update(path.resolve(file)).digest('hex').slice(0, 16);
-  return path.join(home, '.baton', 'backups', `${path.basename(file)}.${hash}`);
+  return path.join(batonHomeOf(home), 'backups', `${path.basename(file)}.${hash}`);
 }
 
 export function change(file: string, before: string | null, after: string | null, extra: Partial<Pick<FileChange, 'backup' | 'dropBackup'>> = {}): FileChange {

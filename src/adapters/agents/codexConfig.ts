@@ -21,8 +21,8 @@
 // - SessionStart output: {"hookSpecificOutput": {"hookEventName": "SessionStart",
 //   "additionalContext"}} (codex-rs/hooks/schema/generated/session-start.command.output.schema.json).
 import * as crypto from 'crypto';
-import * as fs from 'fs';
 import * as path from 'path';
+import { readForeignUtf8 } from '../foreignFile';
 import type { AgentPlan, ConnectAction, FileFormat, PlanInput } from './agentPlan';
 import { planFile, scopeNotHad } from './agentPlan';
 import { PROJECT_NOTE, isOurHook, isOurServer, nestedHookSet, serverEntry, type HookEventSpec } from './batonCommand';
@@ -120,9 +120,10 @@ export function codexHookHash(event: string, matcher: string | undefined, handle
     .digest('hex')}`;
 }
 
+/** Null for a file that is missing or one Baton will not read (foreignFile.ts): agentStatus reports the second. */
 const readText = (file: string): string | null => {
   try {
-    return fs.readFileSync(file, 'utf8');
+    return readForeignUtf8(file);
   } catch {
     return null;
   }

@@ -10,7 +10,29 @@ import { refused } from '../../core/errors';
 import type { AgentPlan, FileChange } from './agentPlan';
 import { readText } from './agentPlan';
 
-export function writeAtomic(file: string, text: string, mode?: number): void {
+/**
+ * Where a write to `file` lands: the file itself, or the file a symlink
+ * points to (a dotfiles repository links `settings.json`), so the rename
+ * replaces the target and the link stays. A link to nothing is refused: what
+ * it was meant to point at is the person's to say.
+ */
+export function writeTarget(file: string): string {
+  let link: fs.Stats;
+  try {
+    link = fs.lstatSync(file);
+  } catch {
+    return file;
+  }
+  if (!link.isSymbolicLink()) return file;
+  try {
+    return fs.realpathSync(file);
+  } catch {
+    throw refused(`${file} is a symlink to ${fs.readlinkSync(file)}, which does not exist; Baton changed nothing. Point the link at a file (or remove it) first.`);
+  }
+}
+
+export function writeAtomic(to: string, text: string, mode?: number): void {
+  const file = writeTarget(to);
   fs.mkdirSync(path.dirname(file), { recursive: true });
   let keep = mode ?? 0o644;
   if (mode === undefined) {
@@ -40,7 +62,8 @@ function applyChange(c: FileChange): void {
   if (readText(c.path) !== c.before) throw refused(`${c.path} changed since Baton looked at it; nothing more was written. Run connect again.`);
   // A backup is private to the person: 0600, whatever the file's mode.
   if (c.backup) writeAtomic(c.backup.path, c.backup.text, 0o600);
-  if (c.after === null) fs.rmSync(c.path, { force: true });
+  // A link goes with the file it points to: left alone, it would point at nothing.
+  if (c.after === null) for (const f of new Set([writeTarget(c.path), c.path])) fs.rmSync(f, { force: true });
   else writeAtomic(c.path, c.after);
   if (c.dropBackup) fs.rmSync(c.dropBackup, { force: true });
 }

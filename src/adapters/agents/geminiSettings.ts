@@ -22,6 +22,7 @@
 import * as fs from 'fs';
 import * as path from 'path';
 import { parse } from 'jsonc-parser';
+import { readForeignUtf8 } from '../foreignFile';
 
 type Json = Record<string, unknown>;
 const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -33,7 +34,8 @@ export const geminiHome = (home: string, env: NodeJS.ProcessEnv): string => env.
 
 function readSettings(file: string): Json {
   try {
-    const value: unknown = parse(fs.readFileSync(file, 'utf8'));
+    // A workspace's settings are the repository's: read only when a regular file of bounded size (foreignFile.ts).
+    const value: unknown = parse(readForeignUtf8(file) ?? '');
     return isObject(value) ? value : {};
   } catch {
     return {};

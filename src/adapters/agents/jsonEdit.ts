@@ -5,6 +5,7 @@
 import { applyEdits, findNodeAtLocation, modify, parse, parseTree, printParseErrorCode, type FormattingOptions, type JSONPath, type Node, type ParseError } from 'jsonc-parser';
 import { isDeepStrictEqual } from 'util';
 import { refused } from '../../core/errors';
+import { checkShape } from './jsonShape';
 
 export type Json = Record<string, unknown>;
 
@@ -13,6 +14,7 @@ const isObj = (v: unknown): v is Json => typeof v === 'object' && v !== null && 
 /** Refuses a file that is not a JSON(C) object rather than overwrite what a person may have half-typed. */
 export function readJson(text: string | null, file: string): Json {
   if (text === null || text.trim() === '') return {};
+  checkShape(text, file);
   const errors: ParseError[] = [];
   const value: unknown = parse(text, errors, { allowTrailingComma: true, disallowComments: false });
   if (errors.length > 0) {

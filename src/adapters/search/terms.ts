@@ -9,7 +9,9 @@
 // letters or more, stemmed by Porter2 (snowballstem.org/algorithms/english/
 // stemmer.html, through wink-porter2-stemmer): "mocking" and "mock" are one
 // term, "cached" and "cache", "tests" and "test". Words of other scripts are
-// kept whole, lower-cased.
+// kept whole, lower-cased. A word past MAX_WORD (64) units is cut to its
+// first 64 before all of that (a base64 blob, a DNA read): the stemmer is
+// quadratic in a word's length, and every caller meets here.
 //
 // Words are cut by one scanner, everywhere (the index, the snippet, a query,
 // the cold build's workers): `nextWord`, over a table of character classes
@@ -36,8 +38,25 @@ const NOT_ASCII = /[^\x00-\x7f]/;
 const memo = new Map<string, string>();
 const MEMO_MAX = 100_000;
 
+/**
+ * Letters of a word that make its term: a longer word (a DNA read, a base64
+ * blob) is cut to its first 64 (a surrogate pair never split) before anything
+ * else, here, where the index, the query and the snippet all meet, so they
+ * cut it alike. Porter2 is quadratic in a word's length (a 100,000-letter
+ * word took a minute, issue 29); no English word comes near 64 letters.
+ */
+export const MAX_WORD = 64;
+
+/** The first MAX_WORD units of a word, one fewer when the last would be half of a surrogate pair. */
+function cutWord(word: string): string {
+  if (word.length <= MAX_WORD) return word;
+  const last = word.charCodeAt(MAX_WORD - 1);
+  return word.slice(0, last >= 0xd800 && last <= 0xdbff ? MAX_WORD - 1 : MAX_WORD);
+}
+
 /** The term of one word (see the top of this file). */
-export function termOf(word: string): string {
+export function termOf(whole: string): string {
+  const word = cutWord(whole);
   let term = memo.get(word);
   if (term !== undefined) return term;
   const folded = NOT_ASCII.test(word) ? word.normalize('NFKC').toLowerCase() : word.toLowerCase();

@@ -5,6 +5,7 @@
 // typed; this file reads the windows, so a torn line or a cut window is the
 // same skip in every format.
 import * as fs from 'fs';
+import { openForeign, readRange } from '../foreignFile';
 
 /** How much of each end of a transcript is read; transcripts grow to tens of megabytes. */
 const HEAD_BYTES = 256 * 1024;
@@ -44,11 +45,7 @@ export function clip(value: string, max: number): string {
   return chars.length > max ? `${chars.slice(0, max).join('').trimEnd()} …[clipped]` : chars.join('');
 }
 
-function readRange(fd: number, start: number, length: number): string {
-  const buf = Buffer.alloc(length);
-  const n = fs.readSync(fd, buf, 0, length, start);
-  return buf.subarray(0, n).toString('utf8');
-}
+const readText = (fd: number, start: number, length: number): string => readRange(fd, start, length).toString('utf8');
 
 /** The ends of a transcript: the whole file as both when it is small, else its first 256 KB and its last 2 MB. */
 export interface Windows {
@@ -57,16 +54,22 @@ export interface Windows {
   whole: boolean;
 }
 
-/** Reads a transcript's ends (Windows). Throws only when the file cannot be opened. */
+/**
+ * Reads a transcript's ends (Windows). The path comes from the agent's payload:
+ * a FIFO or a device there is refused before any read, never waited on
+ * (foreignFile.ts). Throws only when the file cannot be opened or is no
+ * regular file.
+ */
 export function readWindows(file: string): Windows {
-  const fd = fs.openSync(file, 'r');
+  const f = openForeign(file);
+  if (f === null) throw Object.assign(new Error(`ENOENT: no such file, open '${file}'`), { code: 'ENOENT' });
+  const { fd, size } = f;
   try {
-    const size = fs.fstatSync(fd).size;
     if (size <= HEAD_BYTES + TAIL_BYTES) {
-      const all = readRange(fd, 0, size);
+      const all = readText(fd, 0, size);
       return { head: all, tail: all, whole: true };
     }
-    return { head: readRange(fd, 0, HEAD_BYTES), tail: readRange(fd, size - TAIL_BYTES, TAIL_BYTES), whole: false };
+    return { head: readText(fd, 0, HEAD_BYTES), tail: readText(fd, size - TAIL_BYTES, TAIL_BYTES), whole: false };
   } finally {
     fs.closeSync(fd);
   }
