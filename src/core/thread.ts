@@ -10,7 +10,9 @@
 //
 // - Two items are the same when their texts are equal after Unicode NFC, runs
 //   of whitespace made one space, ends trimmed and case folded: it is listed
-//   once, under the newest checkpoint that recorded it.
+//   once, under the checkpoint that recorded it first: the session that ruled
+//   it out, not one that copied it forward (an agent restating the hand-over,
+//   a capture carrying the previous checkpoint's lists over).
 // - A later checkpoint settles an earlier dead end when it lists the same item
 //   under Verified or Decisions (it works after all, or was chosen), and an
 //   earlier decision when it lists the same item under Didn't work.
@@ -26,7 +28,7 @@
 // - Deleting the item from its checkpoint file removes it too: the vault is the record.
 import type { Checkpoint } from './model';
 
-/** A dead end or decision as the thread carries it: its text and the newest checkpoint that recorded it. */
+/** A dead end or decision as the thread carries it: its text and the checkpoint that recorded it first. */
 export interface ThreadItem {
   text: string;
   session: string;
@@ -47,7 +49,7 @@ export interface SettledItem extends ThreadItem {
 }
 
 export interface Thread {
-  /** Newest first: by the time of the checkpoint that recorded each last, then in its own order. */
+  /** Newest first: by the place in history of the checkpoint that recorded each first, then in its own order. */
   deadEnds: ThreadItem[];
   decisions: ThreadItem[];
   /** Newest settled first. */
@@ -129,9 +131,10 @@ export function threadOf(history: readonly Checkpoint[]): Thread {
       items.forEach((text, i) => {
         const key = itemKey(text);
         if (!key) return;
-        const times = (carried.get(key)?.item.times ?? 0) + 1;
-        carried.delete(key);
-        carried.set(key, { item: { text, session: cp.session, agent: cp.agent, ...origin, ts: cp.ts, slug: cp.slug, times }, order: [at, i] });
+        // Restated later (an agent copying the hand-over forward, a capture carrying it over), it stays the first session's.
+        const first = carried.get(key);
+        if (first) first.item.times += 1;
+        else carried.set(key, { item: { text, session: cp.session, agent: cp.agent, ...origin, ts: cp.ts, slug: cp.slug, times: 1 }, order: [at, i] });
       });
     carry(deadEnds, cp.failed);
     carry(
