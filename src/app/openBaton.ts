@@ -11,6 +11,7 @@ import type { IndexOptions, SqlIndex as SqlIndexType } from '../adapters/index/s
 import { SharedIndexLease, type SharedIndexOptions } from '../adapters/sharedIndex';
 import { FsVault } from '../adapters/vault/fsVault';
 import { PendingNotes } from '../adapters/vault/pendingNotes';
+import { machineOrigin } from '../adapters/vault/machineId';
 
 export const systemClock: ClockPort = { now: () => Math.floor(Date.now() / 1000) };
 
@@ -49,6 +50,7 @@ export function openBaton(vaultRoot: string, opts: OpenOptions = {}): Baton {
     pending: new PendingNotes(vault.pendingDirs),
     index: opts.index ?? perUseIndex(vault, opts.indexOptions ?? indexOptions(process.env)),
     onWrite: opts.onWrite,
+    origin: machineOrigin(vaultRoot),
   });
 }
 

@@ -18,6 +18,13 @@ import { checkTime } from './time';
 import { editNote, mergeFiles, splitEdits, uniquePaths } from './edits';
 import { workingNotes } from './lifecycle';
 import { autoClosedState, foldIntoState, isAbandoned, openSessions, sessionsToFold, toAbandoned } from './sessions';
+import { originValue } from './origin';
+import { othersWorking, severalMachines, withWhose } from './whose';
+
+/** Where a write comes from, beyond the machine: the agent's own session id, when its host gave one. */
+export interface WriteOrigin {
+  agentSession?: string;
+}
 
 // U+0085 (NEL) and the Unicode line separators end a line for some readers;
 // they become spaces like any other line break.
@@ -30,17 +37,38 @@ export class Baton {
     return this.deps.vault.root;
   }
 
+  /** This machine's id as notes and checkpoints record it; "" when none could be kept. */
+  async machine(): Promise<string> {
+    return originValue((await this.deps.origin?.machine().catch(() => '')) ?? '');
+  }
+
+  /** A note line with its origin: the fields a line without one would have, plus those Baton knows. */
+  private async lineOf(text: string, agent: string, ts: number, from?: WriteOrigin): Promise<NoteLine> {
+    const line: NoteLine = { text, agent, ts };
+    const machine = await this.machine();
+    const agentSession = originValue(from?.agentSession?.trim() ?? '');
+    if (machine) line.machine = machine;
+    if (agentSession) line.agentSession = agentSession;
+    return line;
+  }
+
+  /** Notes of this agent written here (or without an origin): a hook's look at "its own" recent notes. */
+  private async mineOf(lines: NoteLine[], agent: string): Promise<NoteLine[]> {
+    const machine = await this.machine();
+    return lines.filter((n) => n.agent === agent && (!n.machine || n.machine === machine));
+  }
+
   /**
    * Appends a working note to the agent's open session in the scope. One
    * append, no index: hooks call this on every step. When the vault refuses the
    * write the note is kept aside (.baton-live/pending/, beside the cache, not in it) and the caller is told it is not durable.
    */
-  async note(scopeIn: string, agentIn: string, textIn: string, at?: number): Promise<NoteResult> {
+  async note(scopeIn: string, agentIn: string, textIn: string, at?: number, from?: WriteOrigin): Promise<NoteResult> {
     const scope = safeScope(scopeIn);
     const agent = safeName(agentIn, 'agent');
     const masked = maskSecrets(oneLine(textIn));
     if (!masked.text) throw usage('The note is empty: give the text to record, e.g. baton note "tried X, it fails because Y".');
-    const line: NoteLine = { text: masked.text, agent, ts: checkTime(at ?? this.deps.clock.now()) };
+    const line = await this.lineOf(masked.text, agent, checkTime(at ?? this.deps.clock.now()), from);
     const { vault } = this.deps;
     try {
       await this.writing(scope, () => vault.withScopeLock(scope, () => vault.appendNote(scope, line)));
@@ -57,13 +85,13 @@ export class Baton {
    * A note, unless it is already the agent's latest one in the scope (read from
    * the notes file's last few KB): for hooks that fire at every turn's end.
    */
-  async noteUnlessLatest(scopeIn: string, agentIn: string, textIn: string, at?: number): Promise<boolean> {
+  async noteUnlessLatest(scopeIn: string, agentIn: string, textIn: string, at?: number, from?: WriteOrigin): Promise<boolean> {
     const scope = safeScope(scopeIn);
     const agent = safeName(agentIn, 'agent');
     const text = maskSecrets(oneLine(textIn)).text;
-    const mine = (await this.deps.vault.recentNotes(scope)).filter((n) => n.agent === agent);
+    const mine = await this.mineOf(await this.deps.vault.recentNotes(scope), agent);
     if (mine.length && mine[mine.length - 1].text === text) return false;
-    await this.note(scope, agent, text, at);
+    await this.note(scope, agent, text, at, from);
     return true;
   }
 
@@ -74,7 +102,7 @@ export class Baton {
    */
   async hasOpenNotes(scopeIn: string, agentIn: string): Promise<boolean> {
     const agent = safeName(agentIn, 'agent');
-    return workingNotes((await this.deps.vault.recentNotes(safeScope(scopeIn))).filter((n) => n.agent === agent)).length > 0;
+    return workingNotes(await this.mineOf(await this.deps.vault.recentNotes(safeScope(scopeIn)), agent)).length > 0;
   }
 
   /**
@@ -84,7 +112,13 @@ export class Baton {
    * name is not written again, so a file edited thirty times in a row costs one
    * line; an older repeat is dropped when the checkpoint folds them.
    */
-  async recordEdits(scopeIn: string, agentIn: string, paths: readonly string[], at?: number): Promise<{ recorded: string[]; redactions: number; durable: boolean }> {
+  async recordEdits(
+    scopeIn: string,
+    agentIn: string,
+    paths: readonly string[],
+    at?: number,
+    from?: WriteOrigin,
+  ): Promise<{ recorded: string[]; redactions: number; durable: boolean }> {
     const scope = safeScope(scopeIn);
     const agent = safeName(agentIn, 'agent');
     let redactions = 0;
@@ -99,12 +133,13 @@ export class Baton {
     const ts = checkTime(at ?? this.deps.clock.now());
     const { vault } = this.deps;
     const recorded: string[] = [];
+    const lineFor = async (p: string): Promise<NoteLine> => this.lineOf(editNote(p), agent, ts, from);
     try {
       await this.writing(scope, () =>
         vault.withScopeLock(scope, async () => {
-          const recent = new Set((await vault.recentNotes(scope)).filter((n) => n.agent === agent).map((n) => n.text));
+          const recent = new Set((await this.mineOf(await vault.recentNotes(scope), agent)).map((n) => n.text));
           for (const p of masked) {
-            const line: NoteLine = { text: editNote(p), agent, ts };
+            const line = await lineFor(p);
             if (recent.has(line.text)) continue;
             await vault.appendNote(scope, line);
             recorded.push(p);
@@ -113,15 +148,16 @@ export class Baton {
       );
     } catch (err) {
       if (!(err instanceof VaultWriteError)) throw err;
-      for (const p of masked.filter((x) => !recorded.includes(x))) await this.deps.pending.add(scope, { text: editNote(p), agent, ts });
+      for (const p of masked.filter((x) => !recorded.includes(x))) await this.deps.pending.add(scope, await lineFor(p));
       return { recorded: masked, redactions, durable: false };
     }
     return { recorded, redactions, durable: true };
   }
 
   /**
-   * Commits a checkpoint. Folds the committing agent's open session and any
-   * other agent's session silent for more than 30 minutes; writes the file
+   * Commits a checkpoint. Folds the committing agent's open session on this
+   * machine and any other agent's session of this machine silent for more
+   * than 30 minutes (never another machine's: see sessionsToFold); writes the file
    * before removing any note, so a crash in between doubles a note rather than
    * losing one. Refuses a checkpoint with nothing in it.
    */
@@ -139,11 +175,12 @@ export class Baton {
     // A time no file name can hold is refused before anything is written.
     const now = checkTime(req.at ?? this.deps.clock.now());
     const { vault } = this.deps;
+    const machine = await this.machine();
 
     return this.writing(scope, () =>
       vault.withScopeLock(scope, async () => {
         const sessions = openSessions(scope, await vault.notes(scope));
-        const fold = sessionsToFold(sessions, agent, now);
+        const fold = sessionsToFold(sessions, agent, now, machine);
         const foldedNotes = fold.flatMap((s) => s.notes).sort((a, b) => a.ts - b.ts);
         // Edited files go to Files, once each, never to State; alone they are no
         // checkpoint (Files alone record what was touched, not what is true).
@@ -158,6 +195,7 @@ export class Baton {
         const previous = earlier[0];
         const extra: Record<string, unknown> = extraMasked.value;
         if (fold.length > 0) extra.folded = fold.map((s) => s.id);
+        if (machine) extra.machine = machine;
         const since = sessionStart(agent, fold, previous?.ts);
         if (req.coveredCommits && git.value.commit && since !== undefined && extra[COMMITS_KEY] === undefined) {
           // Only a shortcut for blame, which walks history without it: a git failure costs no checkpoint.
@@ -207,18 +245,20 @@ export class Baton {
     const scope = safeScope(scopeIn);
     const now = this.deps.clock.now();
     const [checkpoints, open] = [await this.history(scope), openSessions(scope, await this.deps.vault.notes(scope))];
+    const here = await this.machine();
     return {
       project: scope,
       checkpoints,
       // Lifecycle events are liveness, not notes to read (lifecycle.ts): they count for `abandoned` only.
       uncommitted: workingNotes(open.flatMap((s) => s.notes)).sort((a, b) => a.ts - b.ts),
-      abandoned: open.filter((s) => isAbandoned(s, now)).map(toAbandoned),
+      abandoned: withWhose(open.filter((s) => isAbandoned(s, now)).map(toAbandoned), severalMachines(open, here), here),
+      othersWorking: othersWorking(open, here, now),
     };
   }
 
   async resume(scope: string): Promise<ResumeView> {
     const view = await this.sessions(scope);
-    return { project: view.project, latest: view.checkpoints[0] ?? null, uncommitted: view.uncommitted, abandoned: view.abandoned };
+    return { project: view.project, latest: view.checkpoints[0] ?? null, uncommitted: view.uncommitted, abandoned: view.abandoned, othersWorking: view.othersWorking };
   }
 
   async savePlan(scopeIn: string, agentIn: string, textIn: string, at?: number): Promise<{ plan: Plan; redactions: number }> {
@@ -249,7 +289,9 @@ export class Baton {
     return this.writing(scope, () =>
       vault.withScopeLock(scope, async () => {
         const sessions = openSessions(scope, await vault.notes(scope));
-        const target = sessions.find((s) => s.id === id);
+        // Two machines' sessions of one agent may start in the same second: the abandoned one is meant.
+        const matching = sessions.filter((s) => s.id === id);
+        const target = matching.find((s) => isAbandoned(s, now)) ?? matching[0];
         if (!target) {
           const past = await vault.checkpoints(scope);
           const closedBy = past.find((c) => c.session === id || (Array.isArray(c.extra.folded) && c.extra.folded.includes(id)));
@@ -275,7 +317,8 @@ export class Baton {
           git: emptyGit(),
           ts: target.lastActivity,
           follows: '',
-          extra: { folded: [target.id] },
+          // The machine whose work this was (it may be another's, closed here on purpose).
+          extra: target.machine ? { folded: [target.id], machine: target.machine } : { folded: [target.id] },
           slug: '',
         };
         const previous = (await vault.checkpoints(scope)).filter((c) => c.ts <= cp.ts).sort(newestFirst)[0];
@@ -290,7 +333,8 @@ export class Baton {
   /** Abandoned sessions across the vault, from the index's mirror of every `uncommitted.md`. */
   async abandoned(): Promise<Abandoned[]> {
     const now = this.deps.clock.now();
-    return this.withIndex((index) => abandonedAcross(index.openNotes(), now));
+    const here = await this.machine();
+    return this.withIndex((index) => abandonedAcross(index.openNotes(), now, here));
   }
 
   /** How every project stands (see continuityOf). */
@@ -373,7 +417,7 @@ export class Baton {
     try {
       await vault.removeNotes(
         scope,
-        folded.map(({ text, agent, ts }) => ({ text, agent, ts })),
+        folded.map(({ text, agent, ts, machine, agentSession }) => ({ text, agent, ts, ...(machine ? { machine } : {}), ...(agentSession ? { agentSession } : {}) })),
       );
     } catch (err) {
       await vault.removeCheckpoint(scope, id).catch(() => undefined);

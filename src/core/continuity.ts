@@ -6,23 +6,34 @@ import { rootProject } from './names';
 import type { NoteLine, ScopeNote, ScopeSummary } from './ports';
 import { workingNotes } from './lifecycle';
 import { isAbandoned, isQuiet, openSessions, toAbandoned, type OpenSession } from './sessions';
+import { severalMachines, withWhose } from './whose';
 
 /** Every open session of the vault, from the index's mirror of each `uncommitted.md`. */
 export function openAcrossVault(notes: readonly ScopeNote[]): OpenSession[] {
   const byScope = new Map<string, NoteLine[]>();
   for (const n of notes) {
     const list = byScope.get(n.scope) ?? [];
-    list.push({ text: n.text, agent: n.agent, ts: n.ts });
+    const line: NoteLine = { text: n.text, agent: n.agent, ts: n.ts };
+    if (n.machine) line.machine = n.machine;
+    if (n.agentSession) line.agentSession = n.agentSession;
+    list.push(line);
     byScope.set(n.scope, list);
   }
   return [...byScope].flatMap(([scope, lines]) => openSessions(scope, lines));
 }
 
-/** Abandoned sessions, longest silent first. */
-export function abandonedAcross(notes: readonly ScopeNote[], now: number): Abandoned[] {
-  return openAcrossVault(notes)
+/**
+ * Abandoned sessions, longest silent first; with `here` (this machine's id),
+ * each says whose machine it was where its project is written from more than
+ * one (whose.ts).
+ */
+export function abandonedAcross(notes: readonly ScopeNote[], now: number, here = ''): Abandoned[] {
+  const open = openAcrossVault(notes);
+  const byProject = new Map<string, OpenSession[]>();
+  for (const s of open) byProject.set(rootProject(s.scope), [...(byProject.get(rootProject(s.scope)) ?? []), s]);
+  return open
     .filter((s) => isAbandoned(s, now))
-    .map(toAbandoned)
+    .map((s) => withWhose([toAbandoned(s)], severalMachines(byProject.get(rootProject(s.scope)) ?? [], here), here)[0])
     .sort((a, b) => a.lastActivity - b.lastActivity);
 }
 

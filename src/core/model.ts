@@ -82,6 +82,9 @@ export interface Note {
   ts: number;
   /** The open session it belongs to (derived: stamp of its first note + agent). */
   session: string;
+  /** Its origin (origin.ts), absent on a line written without one. */
+  machine?: string;
+  agentSession?: string;
 }
 
 /** A session that went silent past the abandonment window. */
@@ -89,6 +92,10 @@ export interface Abandoned {
   session: string;
   project: string;
   agent: string;
+  /** The machine it was open on ("" or absent when its notes carry no origin): whose it is, in a team's vault. */
+  machine?: string;
+  /** "this machine" or "machine 3f9c2a1b", set only where the project is written from more than one machine (whose.ts). */
+  whose?: string;
   task: string;
   /** How many notes it holds. */
   notes: number;

@@ -13,9 +13,18 @@ export async function rescuePending(vault: VaultPort, pending: PendingPort): Pro
   let rescued = 0;
   for (const p of await pending.list()) {
     const line: NoteLine = { text: p.text, agent: p.agent, ts: p.ts };
+    if (p.machine) line.machine = p.machine;
+    if (p.agentSession) line.agentSession = p.agentSession;
     try {
       await vault.withScopeLock(p.scope, async () => {
-        const present = (await vault.notes(p.scope)).some((n) => n.agent === line.agent && n.ts === line.ts && n.text === line.text);
+        const present = (await vault.notes(p.scope)).some(
+          (n) =>
+            n.agent === line.agent &&
+            n.ts === line.ts &&
+            n.text === line.text &&
+            (n.machine ?? '') === (line.machine ?? '') &&
+            (n.agentSession ?? '') === (line.agentSession ?? ''),
+        );
         if (!present) await vault.appendNote(p.scope, line);
       });
     } catch (err) {

@@ -2,12 +2,17 @@
 // over real files, sql.js and git; the core never touches I/O itself.
 import type { Checkpoint, GitState, Plan, Touch } from './model';
 import type { SearchField, SearchKind } from './searchText';
+import type { OriginPort } from './origin';
 
 /** A note as it lies in `uncommitted.md`: no session id, that is derived. */
 export interface NoteLine {
   text: string;
   agent: string;
   ts: number;
+  /** The machine that wrote it (origin.ts); absent on a line written before origins, or where no id could be kept. */
+  machine?: string;
+  /** The agent's own session id (its host's, through originValue), when the host gave one. */
+  agentSession?: string;
 }
 
 export interface PlanInput {
@@ -189,4 +194,6 @@ export interface BatonDeps {
   index: IndexLease;
   /** Told the scope after every write, failed halfway or not: the extension's caches listen here. */
   onWrite?(scope: string): void;
+  /** This machine's id (origin.ts); without it every note is written and folded as before origins. */
+  origin?: OriginPort;
 }

@@ -2,6 +2,7 @@
 // through src/app, kept apart from the rules in baton.ts that produce them.
 import type { Abandoned, Checkpoint, CheckpointFields, GitState, Note } from './model';
 import type { DeadEnd } from './ports';
+import type { LiveSession } from './whose';
 
 export interface CommitRequest {
   scope: string;
@@ -42,6 +43,8 @@ export interface SessionsView {
   checkpoints: Checkpoint[];
   uncommitted: Note[];
   abandoned: Abandoned[];
+  /** Other machines' sessions in the scope still at work (whose.ts): never folded here. */
+  othersWorking?: LiveSession[];
 }
 
 export interface ResumeView {
@@ -51,6 +54,8 @@ export interface ResumeView {
   abandoned: Abandoned[];
   /** Dead ends recorded in other projects that match the latest task (every door's resume asks for them: app/resume.ts). */
   elsewhere?: DeadEnd[];
+  /** Other machines' sessions in the scope still at work: the hand-over's "also working now" (whose.ts). */
+  othersWorking?: LiveSession[];
 }
 
 export interface IndexResult {

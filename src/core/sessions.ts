@@ -16,6 +16,8 @@ export interface OpenSession {
   id: string;
   scope: string;
   agent: string;
+  /** The machine its notes came from; "" for notes written without an origin (before origins, or no id kept). */
+  machine: string;
   start: number;
   lastActivity: number;
   notes: Note[];
@@ -24,16 +26,23 @@ export interface OpenSession {
 /** The id of an open session: its start stamp and agent, the shape of the checkpoint that will close it. */
 export const sessionId = (start: number, agent: string): string => `${stamp(start)}-${agent}`;
 
-/** Groups a scope's notes into one open session per agent, notes in the order written. */
+/**
+ * Groups a scope's notes into one open session per agent and machine, notes in
+ * the order written: the same agent name on two machines (everyone's Claude
+ * Code is `claude-code`) is two sessions. Notes without an origin are one
+ * session per agent, as they always were.
+ */
 export function openSessions(scope: string, lines: NoteLine[]): OpenSession[] {
-  const byAgent = new Map<string, NoteLine[]>();
+  const byOrigin = new Map<string, NoteLine[]>();
   for (const line of lines) {
-    const list = byAgent.get(line.agent) ?? [];
+    const key = `${line.agent}\u0000${line.machine ?? ''}`;
+    const list = byOrigin.get(key) ?? [];
     list.push(line);
-    byAgent.set(line.agent, list);
+    byOrigin.set(key, list);
   }
   const sessions: OpenSession[] = [];
-  for (const [agent, list] of byAgent) {
+  for (const list of byOrigin.values()) {
+    const agent = list[0].agent;
     // Stable sort keeps same-second notes in file order.
     const sorted = [...list].sort((a, b) => a.ts - b.ts);
     const start = sorted[0].ts;
@@ -42,12 +51,13 @@ export function openSessions(scope: string, lines: NoteLine[]): OpenSession[] {
       id,
       scope,
       agent,
+      machine: list[0].machine ?? '',
       start,
       lastActivity: sorted[sorted.length - 1].ts,
       notes: sorted.map((n) => ({ ...n, session: id })),
     });
   }
-  return sessions.sort((a, b) => a.start - b.start || a.agent.localeCompare(b.agent));
+  return sessions.sort((a, b) => a.start - b.start || a.agent.localeCompare(b.agent) || a.machine.localeCompare(b.machine));
 }
 
 /**
@@ -58,12 +68,20 @@ export function openSessions(scope: string, lines: NoteLine[]): OpenSession[] {
 export const isAbandoned = (s: OpenSession, now: number): boolean => now - s.lastActivity > ABANDON_AFTER && workingNotes(s.notes).length > 0;
 
 /**
- * Which open sessions a checkpoint by `agent` folds: its own, and any other
- * agent's that has been silent past the grace period. A parallel agent still at
- * work keeps its notes for its own checkpoint.
+ * Which open sessions a checkpoint by `agent` on `machine` folds: its own, and
+ * any other agent's of this machine that has been silent past the grace period
+ * (a parallel agent still at work keeps its notes for its own checkpoint).
+ * Another machine's session is never folded here, silent or not: its notes
+ * arrived by sync and are its owner's to checkpoint; past the abandonment
+ * window anyone may close it on purpose (Baton.closeAbandoned). Notes without
+ * an origin keep the rule they were written under: any machine's checkpoint
+ * by their agent folds them, as before origins.
  */
-export function sessionsToFold(sessions: OpenSession[], agent: string, now: number): OpenSession[] {
-  return sessions.filter((s) => s.agent === agent || now - s.lastActivity > PARALLEL_GRACE);
+export function sessionsToFold(sessions: OpenSession[], agent: string, now: number, machine = ''): OpenSession[] {
+  return sessions.filter((s) => {
+    const here = s.machine === '' || s.machine === machine;
+    return here && (s.agent === agent || now - s.lastActivity > PARALLEL_GRACE);
+  });
 }
 
 /**
@@ -94,6 +112,7 @@ export function toAbandoned(s: OpenSession): Abandoned {
     session: s.id,
     project: s.scope,
     agent: s.agent,
+    machine: s.machine,
     task: first.length > 80 ? `${first.slice(0, 79)}…` : first,
     notes: notes.length,
     lastActivity: s.lastActivity,

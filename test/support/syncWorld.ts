@@ -45,7 +45,8 @@ export function notesIn(vault: string): { open: string[]; folded: string[] } {
     const lines = Buffer.from(text, 'latin1').toString('utf8').split('\n');
     if (rel.endsWith('/uncommitted.md')) {
       for (const l of lines) {
-        const m = /^- (.*) <!-- ts=\d+ agent=\S+ -->$/.exec(l);
+        // After the agent, a note's origin (machine=…, agent_session=…).
+        const m = /^- (.*) <!-- ts=\d+ agent=\S+(?: [a-z_]+=\S*)* -->$/.exec(l);
         if (m) open.push(m[1]);
       }
     } else if (/\/\d{8}-[^/]*\.md$/.test(rel)) {

@@ -88,7 +88,7 @@ describe('edit and session hooks of every host, run as the host runs them', func
       ['- edited: src/cart.ts', '- edited: src/sub/new.ts', '- edited: analysis.ipynb', '- edited: src/relative.ts', '- edited: keys/[REDACTED].txt', '- edited: src/evil.ts'],
     );
     assert.ok(
-      lines.every((l) => / <!-- ts=\d+ agent=claude-code -->$/.test(l)),
+      lines.every((l) => / <!-- ts=\d+ agent=claude-code(?: [a-z_]+=\S*)* -->$/.test(l)),
       lines.join('\n'),
     );
     assert.ok(!notes().includes(root), 'no absolute path of this machine in the vault');
@@ -257,8 +257,8 @@ describe('edit and session hooks of every host, run as the host runs them', func
     const claudeEdit = commandFor('claude-code', 'PostToolUse');
     run(claudeEdit, { sessionId: 'v-1', hookEventName: 'PostToolUse', cwd: repo, tool_name: 'editFiles', tool_input: { files: [path.join(repo, 'src', 'vs.ts')] } });
     run(claudeEdit, { conversation_id: 'c-9', workspace_roots: [repo], hook_event_name: 'afterFileEdit', cursor_version: '2.0.77', file_path: path.join(repo, 'src', 'cur.ts') });
-    assert.match(notes(), /- edited: src\/vs\.ts <!-- ts=\d+ agent=copilot -->/);
-    assert.match(notes(), /- edited: src\/cur\.ts <!-- ts=\d+ agent=cursor -->/);
+    assert.match(notes(), /- edited: src\/vs\.ts <!-- ts=\d+ agent=copilot(?: [a-z_]+=\S*)* -->/);
+    assert.match(notes(), /- edited: src\/cur\.ts <!-- ts=\d+ agent=cursor(?: [a-z_]+=\S*)* -->/);
     // Cursor's own hook installed too: the borrowed Claude hook stays silent, Cursor's answers once.
     const cursorStart = commandFor('cursor', 'sessionStart');
     assert.deepEqual([run(claudeStart, cursorPayload).stdout], ['']);

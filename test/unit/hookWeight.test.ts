@@ -64,7 +64,10 @@ describe('the edit hook loads only the hook door', function () {
         // and the append use fs's callbacks (vault/fsCalls.ts).
         if (i > 0) assert.ok(!loaded.builtins.includes('NativeModule internal/fs/promises'), 'fs.promises loaded');
       }
-      assert.match(fs.readFileSync(path.join(vault, 'sessions', 'kestrel', 'uncommitted.md'), 'utf8'), /- edited: src\/cart\.ts <!-- ts=\d+ agent=claude-code -->/);
+      assert.match(
+        fs.readFileSync(path.join(vault, 'sessions', 'kestrel', 'uncommitted.md'), 'utf8'),
+        /- edited: src\/cart\.ts <!-- ts=\d+ agent=claude-code(?: [a-z_]+=\S*)* -->/,
+      );
     } finally {
       fs.rmSync(root, { recursive: true, force: true });
     }

@@ -19,9 +19,12 @@ describe('working notes and commit', () => {
     const text = v.read('sessions/kestrel/uncommitted.md');
     assert.match(text, /^# uncommitted — kestrel\n\nWorking notes from sessions that have not been checkpointed yet\.\n\n/);
     const lines = text.split('\n').filter((l) => l.startsWith('- '));
+    // The origin after ts and agent: this clone's machine id (.baton-live/machine-id).
+    const machine = await v.baton.machine();
+    assert.match(machine, /^[0-9a-f]{16}$/);
     assert.deepEqual(lines, [
-      `- the annual toggle belongs in PricingTable <!-- ts=${v.clock.t - 5} agent=claude -->`,
-      `- vitest needs jsdom for the test <!-- ts=${v.clock.t} agent=cursor -->`,
+      `- the annual toggle belongs in PricingTable <!-- ts=${v.clock.t - 5} agent=claude machine=${machine} -->`,
+      `- vitest needs jsdom for the test <!-- ts=${v.clock.t} agent=cursor machine=${machine} -->`,
     ]);
     const view = await v.baton.sessions('kestrel');
     assert.deepEqual(

@@ -23,7 +23,7 @@ describe('docs/vault-format.md', () => {
       autoClosed: true,
       follows: '20260814-120000-claude',
       git: makeGit({ branch: 'main', commit: 'abc1234', subject: 's', dirty: 2, unreadable: true, worktree: '/w', files: ['a.ts'] }),
-      extra: { folded: ['x'], commits: ['abc1234'], agent_session: 's', transcript: '/t', cwd: '/c', capture: 'extractive', capture_source: 'notes' },
+      extra: { folded: ['x'], machine: '0123456789abcdef', commits: ['abc1234'], agent_session: 's', transcript: '/t', cwd: '/c', capture: 'extractive', capture_source: 'notes' },
     });
     const written = [...keys(renderCheckpoint(cp)), ...keys(renderPlan({ project: 'kestrel', agent: 'claude', ts: 1_755_000_000, text: 'p' }))];
     assert.ok(written.length >= 25, written.join(', '));

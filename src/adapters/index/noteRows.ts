@@ -38,16 +38,28 @@ export class NoteRows extends TextRows {
     const notes = readNoteLinesSync(scope.notesFile);
     // Unreadable (permissions): keep what was mirrored, and look again next time; never mirror it as empty.
     if (notes === null) return { changed: false, read: 0 };
-    const held = this.sql.rows<[number, string, number, string]>('SELECT rowid, agent, ts, text FROM notes WHERE scope = ? ORDER BY rowid', [scope.id]);
+    const held = this.sql.rows<[number, string, number, string, string, string]>('SELECT rowid, agent, ts, text, machine, asession FROM notes WHERE scope = ? ORDER BY rowid', [
+      scope.id,
+    ]);
+    const alike = (h: (typeof held)[number], n: (typeof notes)[number]): boolean =>
+      h[1] === n.agent && h[2] === n.ts && h[3] === n.text && h[4] === (n.machine ?? '') && h[5] === (n.agentSession ?? '');
     let same = 0;
-    while (same < held.length && same < notes.length && held[same][1] === notes[same].agent && held[same][2] === notes[same].ts && held[same][3] === notes[same].text) same++;
+    while (same < held.length && same < notes.length && alike(held[same], notes[same])) same++;
     if (same < held.length) {
       for (let k = same; k < held.length; k++) this.text.remove('note', held[k][0]);
       this.sql.run('DELETE FROM notes WHERE scope = ? AND rowid >= ?', [scope.id, held[same][0]]);
     }
     for (const n of notes.slice(same)) {
       const rowid = this.next++;
-      this.sql.run('INSERT INTO notes(rowid, scope, agent, ts, text) VALUES (?, ?, ?, ?, ?)', [rowid, scope.id, n.agent, n.ts, n.text]);
+      this.sql.run('INSERT INTO notes(rowid, scope, agent, ts, text, machine, asession) VALUES (?, ?, ?, ?, ?, ?, ?)', [
+        rowid,
+        scope.id,
+        n.agent,
+        n.ts,
+        n.text,
+        n.machine ?? '',
+        n.agentSession ?? '',
+      ]);
       this.text.put('note', rowid, n.text);
     }
     this.setStat(scope, st);

@@ -2,7 +2,7 @@ import { SEARCH_SCHEMA } from '../search';
 
 // Bump SCHEMA_VERSION whenever a table changes: an index of another version is
 // dropped and rebuilt from the vault, which is always safe because it is a cache.
-export const SCHEMA_VERSION = 9;
+export const SCHEMA_VERSION = 10;
 
 // Compact on purpose: the whole database is loaded by every process that
 // queries it and exported whole by every save, so its size is paid on every
@@ -19,7 +19,8 @@ export const SCHEMA_VERSION = 9;
 //              prefix range on an index; `head` and `rest` the checkpoints that
 //              touched it, newest first, packed (see touches.ts). An empty
 //              checkpoint touches nothing: `why` never shows one.
-// notes        a mirror of every uncommitted.md, in file order.
+// notes        a mirror of every uncommitted.md, in file order, with each note's
+//              origin ("" for a line without one; core/origin.ts).
 // plans        one row per plan file (`plans/` of a scope); `plans_mtime` of
 //              its scope is that folder's mtime when trusted (null: none seen).
 // terms        the full-text index (adapters/search/textIndex.ts, which owns
@@ -37,7 +38,7 @@ CREATE TABLE scopes(id INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE, mtime REA
 CREATE TABLE checkpoints(id INTEGER PRIMARY KEY, scope INTEGER NOT NULL, name TEXT NOT NULL, mtime REAL NOT NULL, size INTEGER NOT NULL,
   agent TEXT NOT NULL, ts INTEGER NOT NULL, task TEXT NOT NULL, empty INTEGER NOT NULL, paths TEXT NOT NULL, failed TEXT NOT NULL);
 CREATE TABLE paths(id INTEGER PRIMARY KEY, rmatch TEXT NOT NULL, head BLOB NOT NULL, rest BLOB NOT NULL);
-CREATE TABLE notes(scope INTEGER NOT NULL, agent TEXT NOT NULL, ts INTEGER NOT NULL, text TEXT NOT NULL);
+CREATE TABLE notes(scope INTEGER NOT NULL, agent TEXT NOT NULL, ts INTEGER NOT NULL, text TEXT NOT NULL, machine TEXT NOT NULL, asession TEXT NOT NULL);
 CREATE INDEX notes_scope ON notes(scope);
 CREATE TABLE plans(id INTEGER PRIMARY KEY, scope INTEGER NOT NULL, name TEXT NOT NULL, mtime REAL NOT NULL, size INTEGER NOT NULL,
   agent TEXT NOT NULL, ts INTEGER NOT NULL, title TEXT NOT NULL);

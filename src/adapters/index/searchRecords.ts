@@ -73,7 +73,10 @@ export class IndexRecords implements SearchRecords {
     let session = name;
     let slug = `sessions/${project}/${name}`;
     if (kind === 'note') {
-      const first = this.sql.rows<[number]>('SELECT MIN(ts) FROM notes WHERE scope = ? AND agent = ?', [scope, agent])[0]?.[0] ?? ts;
+      // Its session is its agent's on its machine (core/sessions.ts openSessions).
+      const first =
+        this.sql.rows<[number]>('SELECT MIN(ts) FROM notes WHERE scope = ? AND agent = ? AND machine = (SELECT machine FROM notes WHERE rowid = ?)', [scope, agent, id])[0]?.[0] ??
+        ts;
       session = sessionId(first, agent);
       slug = `sessions/${project}/uncommitted`;
     } else if (kind === 'plan') slug = `sessions/${project}/plans/${name}`;

@@ -99,12 +99,17 @@ export class SqlIndex implements IndexPort {
   }
 
   openNotes(): ScopeNote[] {
-    return this.sql.rows<[number, string, number, string]>('SELECT scope, agent, ts, text FROM notes ORDER BY rowid').map(([scope, agent, ts, text]) => ({
-      scope: this.writer.scopeNames.get(scope) ?? '',
-      agent,
-      ts,
-      text,
-    }));
+    return this.sql
+      .rows<[number, string, number, string, string, string]>('SELECT scope, agent, ts, text, machine, asession FROM notes ORDER BY rowid')
+      .map(([scope, agent, ts, text, machine, agentSession]) => ({
+        scope: this.writer.scopeNames.get(scope) ?? '',
+        agent,
+        ts,
+        text,
+        // Absent, not "", on a line without an origin: as the vault's reader gives it.
+        ...(machine ? { machine } : {}),
+        ...(agentSession ? { agentSession } : {}),
+      }));
   }
 
   /**

@@ -14,7 +14,7 @@
 // A deleted file is a side with no lines: every note it had was folded.
 // `local`, the file as it is in the working tree, adds the notes written
 // since the merge stopped, which neither side's version in the index holds.
-import { parseNotes } from './notesFile';
+import { noteKey, parseNotes } from './notesFile';
 
 const HEADER = /^(# uncommitted\b.*|Working notes from sessions that have not been checkpointed yet\.)?\r?$/;
 const NL = 0x0a;
@@ -34,7 +34,8 @@ function linesOf(buf: Buffer | null): Line[] {
     const raw = buf.subarray(start, end < 0 ? buf.length : end);
     if (end >= 0 || raw.length > 0) {
       const n = parseNotes(raw.toString('utf8'))[0];
-      out.push({ raw, key: n ? `${n.ts}\u0000${n.agent}\u0000${n.text}` : null });
+      // The origin is part of a note's identity: the same words in the same second on two machines are two notes.
+      out.push({ raw, key: n ? noteKey(n) : null });
     }
     if (end < 0) break;
     start = end + 1;

@@ -5,7 +5,7 @@
 import * as fs from 'fs';
 import { VaultReadError } from '../../core/errors';
 import type { NoteLine } from '../../core/ports';
-import { parseNotes } from '../markdown/notesFile';
+import { noteKey, parseNotes } from '../markdown/notesFile';
 import { writeAtomicStream } from './atomicFile';
 import * as fsCalls from './fsCalls';
 import { LineSplitter } from './lineSplitter';
@@ -129,7 +129,8 @@ export async function readRecentNotes(file: string, bytes: number): Promise<Note
   }
 }
 
-const key = (n: NoteLine): string => `${n.ts}\u0000${n.agent}\u0000${n.text}`;
+// With the origin: two machines' same words in the same second are two notes, and a fold takes out only its own.
+const key = noteKey;
 const HEADER = /^(# uncommitted\b.*|Working notes from sessions that have not been checkpointed yet\.)?\r?$/;
 
 /**

@@ -10,6 +10,14 @@ import type { NoteLine, PendingNote, PendingPort, ScopeNote } from '../../core/p
 import { sha256Hex } from '../../core/sha256';
 import { createExclusive, ensureDir, uniqueHex } from './atomicFile';
 
+/** The note's origin keys, only those present and strings (a pending file from before origins has none). */
+function originOf(v: NoteLine): Pick<NoteLine, 'machine' | 'agentSession'> {
+  const out: Pick<NoteLine, 'machine' | 'agentSession'> = {};
+  if (typeof v.machine === 'string' && v.machine) out.machine = v.machine;
+  if (typeof v.agentSession === 'string' && v.agentSession) out.agentSession = v.agentSession;
+  return out;
+}
+
 export class PendingNotes implements PendingPort {
   private readonly dir: string;
   private readonly dirs: string[];
@@ -23,7 +31,7 @@ export class PendingNotes implements PendingPort {
   async add(scope: string, note: NoteLine): Promise<void> {
     await ensureDir(this.dir);
     const name = `${note.ts}-${sha256Hex(scope).slice(0, 8)}-${uniqueHex(4)}.json`;
-    const body: ScopeNote = { scope, agent: note.agent, ts: note.ts, text: note.text };
+    const body: ScopeNote = { scope, agent: note.agent, ts: note.ts, text: note.text, ...originOf(note) };
     await createExclusive(path.join(this.dir, name), JSON.stringify(body));
   }
 
@@ -40,7 +48,7 @@ export class PendingNotes implements PendingPort {
         try {
           const v = JSON.parse(await fs.promises.readFile(path.join(dir, name), 'utf8')) as ScopeNote;
           if (typeof v.scope === 'string' && typeof v.text === 'string' && typeof v.agent === 'string' && typeof v.ts === 'number') {
-            out.push({ scope: v.scope, agent: v.agent, ts: v.ts, text: v.text, id: path.join(dir, name) });
+            out.push({ scope: v.scope, agent: v.agent, ts: v.ts, text: v.text, ...originOf(v), id: path.join(dir, name) });
           }
         } catch {
           // a torn pending file holds nothing readable; leave it for a person to see

@@ -58,8 +58,9 @@ export function toTreeItem(node: Node, ctx: ItemContext): vscode.TreeItem {
     case 'abandoned': {
       const a = node.abandoned;
       const item = new vscode.TreeItem(`${plainLabel(a.agent, 40)} · ${plainLabel(a.project, 60)}`, vscode.TreeItemCollapsibleState.None);
-      item.id = `abandoned:${a.project}/${a.session}`;
-      item.description = `silent ${age(ctx.now - a.lastActivity)} · ${a.notes === 1 ? '1 note' : `${a.notes} notes`}`;
+      // Two machines' sessions of one agent can share an id (the same start second): the machine keeps tree ids unique.
+      item.id = `abandoned:${a.project}/${a.session}${a.machine ? `@${a.machine}` : ''}`;
+      item.description = `silent ${age(ctx.now - a.lastActivity)} · ${a.notes === 1 ? '1 note' : `${a.notes} notes`}${a.whose ? ` · ${a.whose}` : ''}`;
       item.iconPath = icon('debug-disconnect', 'list.warningForeground');
       item.contextValue = ContextValues.abandoned;
       item.tooltip = textTooltip(`${a.agent} in ${a.project}, silent for ${age(ctx.now - a.lastActivity)}`, [
