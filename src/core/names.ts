@@ -125,3 +125,24 @@ export function rootProject(scope: string): string {
 export function agentOfId(id: string): string {
   return /^(?:plan-)?[0-9]{8}-[0-9]{6}-(.+)$/.exec(id)?.[1] ?? '';
 }
+
+/**
+ * The name a person's own notes and checkpoints go under when they set none:
+ * their git `user.name`, else their login, so a team's hand-overs say who
+ * wrote what ("human" on every machine said nothing). A candidate no file name
+ * can be made of, or one that looks like a secret, is passed over; "human"
+ * only when neither will do.
+ */
+export function personAgentName(gitUserName: string, osUser: string): string {
+  for (const candidate of [gitUserName, osUser]) {
+    const name = candidate.trim();
+    if (!name) continue;
+    try {
+      safeName(name, 'agent');
+      return name;
+    } catch {
+      // not a name: try the next
+    }
+  }
+  return 'human';
+}

@@ -2,11 +2,12 @@
 // in package.json; everything else reads settings through `readConfig` and
 // asks `affects` whether a change concerns it, so no string key is spelled twice.
 import * as vscode from 'vscode';
+import { personName } from '../app/personName';
 
 export interface BatonConfig {
   /** The vault folder; "" means BATON_VAULT / LOGOS_VAULT / BRAIN_VAULT, then ~/baton. */
   vault: string;
-  /** The agent name a person's own notes and checkpoints are recorded under. */
+  /** The agent name a person's own notes and checkpoints are recorded under; unset, their git user.name, else their login. */
   agentName: string;
   codeLens: { enabled: boolean };
   hover: { enabled: boolean };
@@ -17,17 +18,19 @@ export interface BatonConfig {
   sync: { afterCheckpoint: boolean; intervalMinutes: number };
   /** Agent blame: each surface on its own (the whole-file view is a command, off until toggled). */
   blame: { currentLine: boolean; hover: boolean; statusBar: boolean };
+  /** How Commit Checkpoint and Hand Off… ask: one markdown form to edit and save, or one input box per field. */
+  checkpoint: { input: 'form' | 'steps' };
 }
 
 export const SECTION = 'baton';
 
-export type ConfigKey = 'vault' | 'agentName' | 'codeLens' | 'hover' | 'statusBar' | 'git' | 'sync' | 'blame';
+export type ConfigKey = 'vault' | 'agentName' | 'codeLens' | 'hover' | 'statusBar' | 'git' | 'sync' | 'blame' | 'checkpoint';
 
 export function readConfig(): BatonConfig {
   const c = vscode.workspace.getConfiguration(SECTION);
   return {
     vault: (c.get<string>('vault') ?? '').trim(),
-    agentName: (c.get<string>('agentName') ?? '').trim() || 'human',
+    agentName: agentNameOf(c),
     codeLens: { enabled: c.get<boolean>('codeLens.enabled') ?? true },
     hover: { enabled: c.get<boolean>('hover.enabled') ?? true },
     statusBar: { enabled: c.get<boolean>('statusBar.enabled') ?? true },
@@ -41,7 +44,20 @@ export function readConfig(): BatonConfig {
       hover: c.get<boolean>('blame.hover.enabled') ?? true,
       statusBar: c.get<boolean>('blame.statusBar.enabled') ?? true,
     },
+    checkpoint: { input: c.get<string>('checkpoint.input') === 'steps' ? 'steps' : 'form' },
   };
+}
+
+/**
+ * The person's own agent name: the one they set, else their git user.name,
+ * else their login (app/personName.ts). Asked of the values set, not of the
+ * manifest's default, so a default of an older manifest ("human") is never
+ * taken for a choice.
+ */
+function agentNameOf(c: vscode.WorkspaceConfiguration): string {
+  const i = c.inspect<string>('agentName');
+  const set = [i?.workspaceFolderValue, i?.workspaceValue, i?.globalValue].find((v) => typeof v === 'string' && v.trim());
+  return set?.trim() || personName();
 }
 
 /** Does this change concern `key` (or, without one, any Baton setting)? */
