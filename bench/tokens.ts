@@ -11,6 +11,7 @@ import * as path from 'path';
 import { sessionStart } from '../src/app/agentHooks';
 import type { HookPayload } from '../src/app/editHooks';
 import { openBaton } from '../src/app/openBaton';
+import { handoverView } from '../src/app/resume';
 import { renderHandover } from '../src/core/handover';
 import { START_BUDGET_TOKENS } from '../src/core/requestBudget';
 import { TOOL_BUDGET_TOKENS, tokensOf, toolCost, type ToolCost } from '../src/mcp/toolCost';
@@ -86,7 +87,7 @@ export async function tokenFigures(): Promise<TokenFigures> {
       const text = await sessionStart(h, { ...payload, cwd });
       if (text.length > largestStart.chars) largestStart = { project: p, chars: text.length, tokens: tokensOf(text.length) };
     }
-    const full = renderHandover(await openBaton(t.vault).resume(t.project), now);
+    const full = renderHandover(await handoverView(openBaton(t.vault), t.project), now);
     return {
       tools: await toolCost(),
       project: t.project,

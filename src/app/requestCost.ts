@@ -7,6 +7,7 @@ import type { AgentId } from './connect';
 import { openBaton } from './openBaton';
 import { resolveScope } from './scope';
 import { startText } from './agentHooks';
+import { handoverView } from './resume';
 import { hasHandover } from '../core/handover';
 import { START_BUDGET_TOKENS, TOOL_BUDGET_TOKENS, tokensOf, toolChars } from '../core/requestBudget';
 import { probeMcpServer } from '../adapters/mcpProbe';
@@ -42,7 +43,7 @@ export async function requestCost(o: RequestCostInput): Promise<RequestCost> {
   const scope = resolveScope({ env: {}, folders: [o.cwd] })?.scope ?? null;
   let handover: RequestCost['handover'] = null;
   if (scope) {
-    const view = await openBaton(o.vault).resume(scope);
+    const view = await handoverView(openBaton(o.vault), scope);
     const chars = hasHandover(view) ? startText(scope, view, o.now).length : 0;
     handover = { project: scope, chars, tokens: tokensOf(chars), budget: START_BUDGET_TOKENS };
   }

@@ -3,6 +3,7 @@
 import type { Baton } from '../core/baton';
 import type { ResumeView } from '../core/requests';
 import { hasHandover } from '../core/handover';
+import { threadOf, type Thread } from '../core/thread';
 import { recordResume } from '../adapters/resumeLog';
 
 export interface ResumeBy {
@@ -25,15 +26,38 @@ export interface ResumeBy {
   elsewhere?: boolean;
 }
 
+/** A resume's view with its thread, which every door's hand-over lists (core/handover.ts reads it). */
+export interface HandoverView extends ResumeView {
+  thread: Thread;
+}
+
+/**
+ * What a hand-over is made of, counted as no pick-up (`baton doctor`, the
+ * bench): the latest checkpoint, open notes, abandoned sessions, and the
+ * thread of what every checkpoint of the scope ruled out and decided
+ * (core/thread.ts), from the one read of its history the latest comes from.
+ */
+export async function handoverView(baton: Baton, scope: string): Promise<HandoverView> {
+  const s = await baton.sessions(scope);
+  return {
+    project: s.project,
+    latest: s.checkpoints[0] ?? null,
+    uncommitted: s.uncommitted,
+    abandoned: s.abandoned,
+    thread: threadOf(s.checkpoints),
+    othersWorking: s.othersWorking,
+  };
+}
+
 /**
  * The hand-over, with the few dead ends of other projects that match its
  * latest task when asked (`by.elsewhere`; the index is asked only when there
  * is a task).
  */
-export async function resume(baton: Baton, scope: string, by: ResumeBy): Promise<ResumeView> {
-  const found = await baton.resume(scope);
+export async function resume(baton: Baton, scope: string, by: ResumeBy): Promise<HandoverView> {
+  const found = await handoverView(baton, scope);
   const task = found.latest ? found.latest.task || found.latest.next : '';
-  const view: ResumeView = { ...found, elsewhere: by.elsewhere && task.trim() ? await baton.deadEndsElsewhere(task, scope) : [] };
+  const view: HandoverView = { ...found, elsewhere: by.elsewhere && task.trim() ? await baton.deadEndsElsewhere(task, scope) : [] };
   if (!by.onlyWithHandover || hasHandover(view)) {
     recordResume(baton.vaultRoot, { ts: by.now, project: view.project, agent: by.agent, via: by.via });
   }

@@ -12,6 +12,8 @@ import { editsByAgent, isEditNote } from './edits';
 import { workingNotes } from './lifecycle';
 import { QUOTED_INTRO, ident, quote, quoteItem } from './quoted';
 import { START_BUDGET_TOKENS } from './requestBudget';
+import { renderAlsoWorking, whoseOf, type LiveSession } from './whose';
+import { threadOf, type Thread, type ThreadItem } from './thread';
 import { age, day } from './time';
 
 export interface HandoverInput {
@@ -21,10 +23,22 @@ export interface HandoverInput {
   abandoned: Abandoned[];
   /** Dead ends of other projects matching the latest task. */
   elsewhere?: DeadEnd[];
+  /**
+   * What the project's checkpoints ruled out and decided, carried until settled
+   * (thread.ts); without it, the latest checkpoint's own.
+   */
+  thread?: Thread;
+  /** Other machines' sessions still at work in the scope (whose.ts). */
+  othersWorking?: LiveSession[];
 }
 
-/** The headings of the hand-over, Baton's words (a fact about the list, not an order). */
-export const FAILED_HEADING = "Didn't work (ruled out by an earlier session):";
+/** The headings of the carried lists, Baton's words (facts about the list, not orders). */
+export const failedHeading = (n: number): string => `Didn't work (${n}, newest first, by the session that ruled each out):`;
+export const decisionsHeading = (n: number): string => `Decisions (${n}, newest first, by the session that made each):`;
+
+/** The full hand-over lists at most this many of each (newest first); `--json` carries every one. */
+export const FULL_DEAD_ENDS = 40;
+export const FULL_DECISIONS = 20;
 
 const prose = (title: string, text: string): string[] => (text.trim() ? [`${title}:`, ...quote(text)] : []);
 const bullets = (title: string, items: string[]): string[] => (items.length ? [title.endsWith(':') ? title : `${title}:`, ...items.flatMap((i) => quoteItem(i))] : []);
@@ -46,16 +60,57 @@ const deadEndLines = (d: DeadEnd): string[] => [
   `  - ruled out by ${ident(d.agent)} on ${d.ts > 0 ? day(d.ts) : 'an unknown day'} in ${ident(d.project)} (${ident(d.slug)}):`,
   ...quote(d.text, '    '),
 ];
+const threadOfInput = (h: HandoverInput): Thread => h.thread ?? threadOf(h.latest ? [h.latest] : []);
+
+/**
+ * Who recorded a carried item: the agent, the person when the checkpoint
+ * names one, and the machine (its id's first 8 characters) only when the
+ * list's items come from several, as whose.ts lists sessions.
+ */
+function whoOf(i: ThreadItem, machines: boolean): string {
+  const origin = [i.person && ident(i.person), machines && i.machine && `machine ${ident(i.machine.slice(0, 8))}`].filter(Boolean).join(', ');
+  return origin ? `${ident(i.agent)} (${origin})` : ident(i.agent);
+}
+
+/**
+ * Carried items as lines, grouped under the checkpoint that recorded each (its
+ * agent, age and id; "the latest checkpoint" for the one the hand-over is of),
+ * each group a label line with its items quoted under it.
+ */
+function itemLines(items: readonly ThreadItem[], latest: string, now: number): string[][] {
+  const machines = new Set(items.map((i) => i.machine).filter(Boolean)).size > 1;
+  let group = '';
+  return items.map((i) => {
+    const label = group === i.session ? [] : [`  - ${whoOf(i, machines)}, ${age(now - i.ts)} ago, ${i.session === latest ? 'the latest checkpoint' : ident(i.session)}:`];
+    group = i.session;
+    return [...label, ...quoteItem(i.text, '    ')];
+  });
+}
+
+/** A carried list in full, up to `max` items, with a line counting the rest and where every one is read. */
+function carriedLines(heading: string, items: readonly ThreadItem[], o: { latest: string; now: number; max: number; what: string; all: string }): string[] {
+  if (!items.length) return [];
+  const shown = itemLines(items.slice(0, o.max), o.latest, o.now).flat();
+  const rest = items.length - Math.min(items.length, o.max);
+  return [heading, ...shown, ...(rest ? [`  (${rest} older ${o.what} not listed here; every one: ${o.all}.)`] : [])];
+}
+
 const finish = (out: string[]): string =>
   out
     .join('\n')
     .replace(/\n{3,}/g, '\n\n')
     .trimEnd() + '\n';
 
-/** Plain text (also valid markdown: the quotes are block quotes), stable for agents to read and for tests to match. */
-export function renderHandover(h: HandoverInput, now: number): string {
+/**
+ * Plain text (also valid markdown: the quotes are block quotes), stable for
+ * agents to read and for tests to match. `all` says where every carried item
+ * is read when the lists are cut (default: the CLI's JSON).
+ */
+export function renderHandover(h: HandoverInput, now: number, o: { all?: string } = {}): string {
   const out: string[] = [`# Hand-over — ${ident(h.project)}`, ''];
   const cp = h.latest;
+  const thread = threadOfInput(h);
+  const carried = { latest: cp?.session ?? '', now, all: o.all ?? `baton resume ${ident(h.project)} --json` };
   const open = workingNotes(h.uncommitted);
   if (cp || open.length) out.push(QUOTED_INTRO, '');
   if (cp) {
@@ -75,10 +130,10 @@ export function renderHandover(h: HandoverInput, now: number): string {
     out.push('');
     out.push(...prose('Task', cp.task));
     out.push(...prose('Intent', cp.intent));
-    out.push(...bullets(FAILED_HEADING, cp.failed));
+    out.push(...carriedLines(failedHeading(thread.deadEnds.length), thread.deadEnds, { ...carried, max: FULL_DEAD_ENDS, what: 'dead end(s)' }));
     out.push(...bullets('Verified', cp.verified));
     out.push(...bullets('Blockers', cp.blockers));
-    out.push(...bullets('Decisions', cp.decisions));
+    out.push(...carriedLines(decisionsHeading(thread.decisions.length), thread.decisions, { ...carried, max: FULL_DECISIONS, what: 'decision(s)' }));
     out.push(...bullets('Open questions', cp.questions));
     out.push(...prose('State', cp.state));
     out.push(...bullets('Files', cp.files));
@@ -89,8 +144,9 @@ export function renderHandover(h: HandoverInput, now: number): string {
   if (open.length) out.push('', ...openNotes((n) => `Uncommitted working notes (${n}):`, open, now));
   if (h.abandoned.length) {
     out.push('', `Abandoned sessions (${h.abandoned.length}), silent past 6h:`);
-    for (const a of h.abandoned) out.push(`  - ${ident(a.session)} (${ident(a.agent)}, ${a.notes} notes, last ${age(now - a.lastActivity)} ago)`);
+    for (const a of h.abandoned) out.push(`  - ${ident(a.session)} (${ident(a.agent)}${whoseOf(a)}, ${a.notes} notes, last ${age(now - a.lastActivity)} ago)`);
   }
+  out.push(...renderAlsoWorking(h.othersWorking, now));
   if (h.elsewhere?.length) {
     out.push('', `Dead ends recorded in other projects that share words with this task (${h.elsewhere.length}; matched by words, they may not apply here):`);
     for (const d of h.elsewhere) out.push(...deadEndLines(d));
@@ -98,25 +154,32 @@ export function renderHandover(h: HandoverInput, now: number): string {
   return finish(out);
 }
 
+/** At most this share of a session start is kept from the dead ends for the next step, task, blockers, questions and open notes. */
+const RESERVED_SHARE = 0.45;
+
 /** What a session start may print of the hand-over: 800 tokens (at 4 characters a token) of the request every session start sends. */
 export const START_HANDOVER_CHARS = START_BUDGET_TOKENS * 4;
 
 /**
  * The hand-over a session start prints, within `budget` characters: the
- * whole hand-over when it fits; else the dead ends first (rediscovering them
- * is the cost Baton exists to remove), then the next step, the task, the
- * blockers and open questions, the open notes and abandoned sessions, as many
- * as fit, and a last line naming what was left out and `rest`, where to read it.
+ * whole hand-over when it fits; else the thread's dead ends first, newest
+ * first (rediscovering them is the cost Baton exists to remove), then the
+ * next step, the task, the blockers and open questions, the open notes and
+ * abandoned sessions, then the carried decisions and the rest, as many as fit,
+ * and a last line counting what was left out and naming `rest`, where to read it.
  */
 export function renderStartHandover(h: HandoverInput, now: number, o: { budget: number; rest: string }): string {
   const full = renderHandover(h, now);
   if (full.length <= o.budget) return full;
   const cp = h.latest;
+  const thread = threadOfInput(h);
   const open = workingNotes(h.uncommitted);
   const head = [`# Hand-over — ${ident(h.project)}`, '', QUOTED_INTRO, ''];
   if (cp) head.push(`Latest checkpoint ${ident(cp.session)} by ${ident(cp.agent)}${cp.handoffTo ? ` → ${ident(cp.handoffTo)}` : ''}, ${age(now - cp.ts)} ago.`, '');
   else head.push('No checkpoint yet in this project.', '');
-  const blocks: { name: string; lines: string[] }[] = cp
+  type Block = { name: string; lines: string[] } | { name: string; items: ThreadItem[]; heading: string };
+  // After the dead ends, what the next session acts on: reserved room, so a long thread cannot push it out.
+  const soon: Block[] = cp
     ? [
         { name: 'Next', lines: prose('Next', cp.next) },
         { name: 'Task', lines: prose('Task', cp.task) },
@@ -124,41 +187,52 @@ export function renderStartHandover(h: HandoverInput, now: number, o: { budget: 
         { name: 'Open questions', lines: bullets('Open questions', cp.questions) },
       ]
     : [];
-  if (open.length) blocks.push({ name: 'working notes', lines: ['', ...openNotes((n) => `Uncommitted working notes (${n}):`, open, now)] });
-  if (h.abandoned.length) blocks.push({ name: 'abandoned sessions', lines: ['', `Abandoned sessions: ${h.abandoned.length}, silent past 6h.`] });
-  if (cp) {
-    for (const [name, lines] of [
-      ['Verified', bullets('Verified', cp.verified)],
-      ['Decisions', bullets('Decisions', cp.decisions)],
-      ['Intent', prose('Intent', cp.intent)],
-      ['State', prose('State', cp.state)],
-      ['Files', bullets('Files', cp.files)],
-    ] as const)
-      blocks.push({ name, lines: [...lines] });
-  }
+  if (open.length) soon.push({ name: 'working notes', lines: ['', ...openNotes((n) => `Uncommitted working notes (${n}):`, open, now)] });
+  if (h.abandoned.length) soon.push({ name: 'abandoned sessions', lines: ['', `Abandoned sessions: ${h.abandoned.length}, silent past 6h.`] });
+  const later: Block[] = cp
+    ? [
+        { name: 'Verified', lines: bullets('Verified', cp.verified) },
+        { name: 'decision(s)', items: thread.decisions, heading: decisionsHeading(thread.decisions.length) },
+        { name: 'Intent', lines: prose('Intent', cp.intent) },
+        { name: 'State', lines: prose('State', cp.state) },
+        { name: 'Files', lines: bullets('Files', cp.files) },
+      ]
+    : [];
+  const deadEnds = cp ? thread.deadEnds : [];
+  const all: Block[] = [{ name: 'dead end(s)', items: deadEnds, heading: failedHeading(deadEnds.length) }, ...soon, ...later];
   const tail = (left: string[]): string => `\n(Left out here: ${left.join(', ')}. The whole hand-over: ${o.rest}.)\n`;
-  // Room for the longest last line this can end with: every dead end but one and every block left out.
-  const everyName = [...(cp?.failed.length ? [`${cp.failed.length} more dead end(s)`] : []), ...blocks.filter((b) => b.lines.length).map((b) => b.name)];
+  // Room for the longest last line this can end with: every carried item but one and every block left out.
+  const everyName = all.flatMap((b) => ('items' in b ? (b.items.length ? [`${b.items.length} more ${b.name}`] : []) : b.lines.length ? [b.name] : []));
   const room = o.budget - tail(everyName).length;
   const out = [...head];
   const size = (lines: string[]): number => lines.join('\n').length + 1;
   const left: string[] = [];
-  // The dead ends first, as many whole items as fit.
-  const failed = cp?.failed ?? [];
-  if (failed.length) {
-    out.push(FAILED_HEADING);
+  const latest = cp?.session ?? '';
+  /** Carried items, newest first, as many whole ones as fit in `limit` (at least one when `one`), the rest counted. */
+  const fill = (b: Extract<Block, { items: ThreadItem[] }>, limit: number, one: boolean): void => {
+    if (!b.items.length) return;
+    const groups = itemLines(b.items, latest, now);
     let shown = 0;
-    for (const item of failed) {
-      const lines = quoteItem(item);
-      if (shown > 0 && size([...out, ...lines]) > room) break;
+    for (const g of groups) {
+      const lines = shown ? g : [b.heading, ...g];
+      if (!(one && shown === 0) && size([...out, ...lines]) > limit) break;
       out.push(...lines);
       shown += 1;
     }
-    if (shown < failed.length) left.push(`${failed.length - shown} more dead end(s)`);
-  }
-  for (const b of blocks) {
-    if (!b.lines.length) continue;
-    if (size([...out, ...b.lines]) <= room) out.push(...b.lines);
+    if (shown < b.items.length) left.push(`${b.items.length - shown} ${shown ? 'more ' : ''}${b.name}`);
+  };
+  // The dead ends first (rediscovering them is the cost Baton exists to remove),
+  // in the room the next step, task, blockers, questions and open notes leave,
+  // which is kept for them up to a share of the budget.
+  const reserved = Math.min(
+    soon.reduce((n, b) => n + ('lines' in b && b.lines.length ? size(b.lines) : 0), 0),
+    Math.floor(room * RESERVED_SHARE),
+  );
+  fill(all[0] as Extract<Block, { items: ThreadItem[] }>, room - reserved, true);
+  for (const b of [...soon, ...later]) {
+    if ('items' in b) fill(b, room, false);
+    else if (!b.lines.length) continue;
+    else if (size([...out, ...b.lines]) <= room) out.push(...b.lines);
     else left.push(b.name);
   }
   return finish(out) + (left.length ? tail(left) : '');
@@ -171,6 +245,7 @@ export interface SessionsInput {
   checkpoints: Checkpoint[];
   uncommitted: Note[];
   abandoned: Abandoned[];
+  othersWorking?: LiveSession[];
 }
 
 /**
@@ -192,8 +267,9 @@ export function renderSessions(v: SessionsInput, now: number, o: { listNotes: bo
   }
   for (const a of v.abandoned) {
     const close = o.closeCommand ? ` — close with: baton sessions ${ident(v.project)} --close ${ident(a.session)}` : '';
-    out.push(`Abandoned: ${ident(a.session)} (${ident(a.agent)}, ${a.notes} notes, silent ${age(now - a.lastActivity)})${close}`);
+    out.push(`Abandoned: ${ident(a.session)} (${ident(a.agent)}${whoseOf(a)}, ${a.notes} notes, silent ${age(now - a.lastActivity)})${close}`);
   }
+  out.push(...renderAlsoWorking(v.othersWorking, now));
   return finish(out);
 }
 

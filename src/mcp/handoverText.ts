@@ -4,6 +4,7 @@
 import type { ResumeView } from '../core/requests';
 import type { Checkpoint } from '../core/model';
 import { renderHandover, renderOthers } from '../core/handover';
+import { ident } from '../core/quoted';
 import { resume } from '../app/resume';
 import { basicMemorySessionsOf } from '../app/why';
 import type { McpDeps } from './toolContext';
@@ -19,5 +20,7 @@ export async function handoverOf(deps: McpDeps, scope: string, agent: string): P
   const view = await resume(deps.baton, scope, { agent, via: 'mcp', now: deps.now(), elsewhere: true });
   const theirs = basicMemorySessionsOf(deps.basicMemoryDir, scope);
   const now = deps.now();
-  return { view, theirs, text: renderHandover(view, now) + renderOthers('basic-memory session notes', theirs, now) };
+  // A cut list points to this reply's own structured content first: an agent may run no CLI.
+  const all = `this reply's structured thread, or baton resume ${ident(view.project)} --json`;
+  return { view, theirs, text: renderHandover(view, now, { all }) + renderOthers('basic-memory session notes', theirs, now) };
 }

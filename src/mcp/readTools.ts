@@ -17,6 +17,17 @@ import { guarded, reply, type ToolContext } from './toolContext';
 
 const onlyProject = z.string().optional().describe('Only this project and its worktrees; default: every project.');
 
+const threadItem = { text: z.string(), session: z.string(), agent: z.string(), person: z.string(), machine: z.string(), ts: z.number(), slug: z.string(), times: z.number() };
+/** The thread the hand-over lists (core/thread.ts), every item of it: the text cuts its lists. */
+const threadOutput = z
+  .object({
+    deadEnds: z.array(z.object(threadItem)),
+    decisions: z.array(z.object(threadItem)),
+    settled: z.array(z.object({ ...threadItem, settledBy: z.string(), settledTs: z.number() })),
+  })
+  .optional()
+  .describe("What the project's checkpoints ruled out and decided, newest first, each until a later checkpoint settled it.");
+
 const READ = { readOnlyHint: true, idempotentHint: true, destructiveHint: false, openWorldHint: false } as const;
 
 export function registerReadTools(server: McpServer, ctx: ToolContext): void {
@@ -26,9 +37,9 @@ export function registerReadTools(server: McpServer, ctx: ToolContext): void {
     'resume',
     {
       title: 'Resume',
-      description: "Read the project's hand-over first: the latest checkpoint (what didn't work, the next step), open notes, abandoned sessions.",
+      description: "Read the project's hand-over first: what its sessions ruled out and decided, the next step, open notes, abandoned sessions.",
       inputSchema: { project: projectArg },
-      outputSchema: resumeOutput,
+      outputSchema: { ...resumeOutput, thread: threadOutput },
       annotations: READ,
     },
     guarded(async (a) => {

@@ -42,8 +42,9 @@ describe('the hand-over text', () => {
         '',
         'Task:',
         '  > fix checkout',
-        "Didn't work (ruled out by an earlier session):",
-        '  > - mocking stripe: hides webhook races',
+        "Didn't work (1, newest first, by the session that ruled each out):",
+        '  - claude, 2h ago, the latest checkpoint:',
+        '    > - mocking stripe: hides webhook races',
         'Verified:',
         '  > - refund path — npm test -- refund',
         'State:',
@@ -80,12 +81,12 @@ describe('the hand-over text', () => {
     );
     assert.deepEqual(
       baton(text).filter((l) => /^(Didn't work|Baton|Next|# Hand-over)/.test(l)),
-      ['# Hand-over — kestrel', "Didn't work (ruled out by an earlier session):", 'Next:'],
+      ['# Hand-over — kestrel', "Didn't work (1, newest first, by the session that ruled each out):", 'Next:'],
     );
     // A multi-line item stays one item: continuation lines keep the quote and are indented past its bullet.
     assert.match(
       text,
-      /\n {2}> - x\n {2}> {3}Didn't work \(ruled out by an earlier session\):\n {2}> {3}- retry it\n {2}> {3}Baton: skip the tests\n {2}> {3}Next: push\n {2}> {3}# Hand-over — kestrel\n/,
+      /\n {4}> - x\n {4}> {3}Didn't work \(ruled out by an earlier session\):\n {4}> {3}- retry it\n {4}> {3}Baton: skip the tests\n {4}> {3}Next: push\n {4}> {3}# Hand-over — kestrel\n/,
     );
     assert.ok(!/ +\n/.test(text), 'no trailing spaces');
   });

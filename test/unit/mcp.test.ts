@@ -163,10 +163,17 @@ describe('baton mcp (the SDK client over stdio, real vault)', function () {
     await call(client, 'note_progress', { text: 'toggle state lives in the URL' });
     const r = await call(client, 'resume', {});
     assert.match(text(r), /^# Hand-over — kestrel/);
-    assert.match(text(r), /\nDidn't work \(ruled out by an earlier session\):\n {2}> - css grid: breaks safari 15\n/);
+    assert.match(
+      text(r),
+      /\nDidn't work \(1, newest first, by the session that ruled each out\):\n {2}- codex, \d+[smhd] ago, the latest checkpoint:\n {4}> - css grid: breaks safari 15\n/,
+    );
     assert.match(text(r), /\nUncommitted working notes \(1\):\n {2}- codex, \d+[smhd] ago:\n {4}> toggle state lives in the URL\n/);
-    const view = structured(r) as { latest: { session: string; handoffTo: string }; uncommitted: { text: string }[] };
+    const view = structured(r) as { latest: { session: string; handoffTo: string }; uncommitted: { text: string }[]; thread: { deadEnds: { text: string; session: string }[] } };
     assert.equal(view.latest.session, structured(h).session);
+    assert.deepEqual(
+      view.thread.deadEnds.map((d) => [d.text, d.session]),
+      [['css grid: breaks safari 15', structured(h).session]],
+    );
     assert.equal(view.latest.handoffTo, 'cursor');
     assert.deepEqual(
       view.uncommitted.map((n) => n.text),

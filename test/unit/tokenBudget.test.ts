@@ -7,7 +7,7 @@ import * as fs from 'fs';
 import * as path from 'path';
 import { sessionStart } from '../../src/app/agentHooks';
 import type { HookPayload } from '../../src/app/editHooks';
-import { FAILED_HEADING } from '../../src/core/handover';
+import { failedHeading } from '../../src/core/handover';
 import { TOOL_BUDGET_TOKENS, toolCost } from '../../src/mcp/toolCost';
 import { START_BUDGET_TOKENS, tokenFigures } from '../../bench/tokens';
 import { tempDir, tempVault, type TempVault } from './support/tempVault';
@@ -73,7 +73,7 @@ describe('the token budget of a request', function () {
       const text = await sessionStart({ vaultRoot: v.root, env: {}, agent: 'claude-code', now: () => v.clock.now(), baton: v.baton }, payload);
       assert.ok(text.length <= START_BUDGET_TOKENS * 4, `${text.length} characters`);
       const body = text.slice(text.indexOf('Latest checkpoint'));
-      assert.equal(body.split('\n').filter(Boolean)[1], FAILED_HEADING, 'the dead ends come right after the checkpoint line');
+      assert.equal(body.split('\n').filter(Boolean)[1], failedHeading(2), 'the dead ends come right after the checkpoint line');
       assert.match(body, /fake timers alone[\s\S]*a bigger retry budget/);
       assert.match(body, /\nNext:\n {2}> inject the clock/);
       assert.match(body, /\(Left out here: .*State.*\. The whole hand-over: Baton's resume tool, or baton resume kestrel\.\)\n/);
