@@ -9,6 +9,7 @@
 import type * as vscode from 'vscode';
 import type { BatonApi } from './vscode/api';
 import { BatonHost } from './vscode/batonHost';
+import { CheckpointForms } from './vscode/commands/checkpointForms';
 import { registerCommands } from './vscode/commands/registerCommands';
 import { ConnectDocuments } from './vscode/connect/connectDocuments';
 import { scheduleLauncherRefresh } from './vscode/connect/launcherRefresh';
@@ -22,6 +23,7 @@ import { createLog } from './vscode/log';
 import { ProjectScope } from './vscode/projectScope';
 import { StatusBar } from './vscode/statusBar';
 import { SyncController } from './vscode/sync/syncController';
+import { TerminalCommands } from './vscode/terminalCommands';
 import { TranscriptDocuments } from './vscode/transcriptDocuments';
 import { BatonViews } from './vscode/views/views';
 import { workspaceCommitPlace } from './vscode/workspaceGit';
@@ -40,7 +42,11 @@ export function activate(context: vscode.ExtensionContext): BatonApi {
   const status = new StatusBar(host, log);
   const sync = new SyncController(host, log);
   const blame = new AgentBlameFeature(host, log);
+  const forms = new CheckpointForms(context.globalStorageUri, host.context, log);
+  const terminals = new TerminalCommands();
   context.subscriptions.push(
+    forms,
+    terminals,
     log,
     project,
     host,
@@ -63,6 +69,8 @@ export function activate(context: vscode.ExtensionContext): BatonApi {
       log,
       sync,
       toggleAgentBlame: blame.toggle,
+      forms,
+      terminals,
     }),
   );
   // Agent surfaces (feature-detected inside: older VS Code builds get none).
@@ -105,6 +113,8 @@ export function activate(context: vscode.ExtensionContext): BatonApi {
     get vaultState() {
       return h.state;
     },
+    contextKey: (key) => h.context.get(key),
+    loaded: () => h.loaded(),
     views: { projects: views.projects, checkpoints: views.checkpoints, abandoned: views.abandoned, plans: views.plans, thisFile: views.thisFile, agents: views.agents },
     onDidRefresh: h.onDidChange,
     get statusText() {

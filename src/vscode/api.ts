@@ -15,7 +15,12 @@ export interface BatonApi {
   readonly vaultRoot: string;
   /** The scope the views follow. */
   readonly project: string | undefined;
+  /** `loading` until a look at the vault (the first, after a vault switch, a rebuild) has answered. */
   readonly vaultState: string;
+  /** Resolves once the current look at the vault has answered. */
+  loaded(): Promise<void>;
+  /** What Baton last set a context key to (VS Code cannot read one back): what the `when` clauses and the walkthrough see. */
+  contextKey(key: string): string | boolean | undefined;
   readonly views: {
     projects: vscode.TreeDataProvider<Node>;
     checkpoints: vscode.TreeDataProvider<Node>;

@@ -38,6 +38,9 @@ export const Commands = {
   shareVault: 'baton.shareVault',
   search: 'baton.search',
   toggleAgentBlame: 'baton.toggleAgentBlame',
+  showCheckpoints: 'baton.showCheckpoints',
+  commitForm: 'baton.commitForm',
+  discardForm: 'baton.discardForm',
 } as const;
 
 /** `contextValue`s of tree items; menus match them with `viewItem == …`. */
@@ -81,6 +84,14 @@ export const ContextKeys = {
   agentsState: 'baton.agentsState',
   /** True once any agent has Baton's entries in one of its scopes: the walkthrough's Connect step completes on it. */
   agentConnected: 'baton.agentConnected',
+  /** True while the vault folder exists (chosen, or the default made by a first write): the walkthrough's first step. */
+  vaultExists: 'baton.vaultExists',
+  /** True while the Checkpoints view is in sight showing a checkpoint: the walkthrough's third step completes when it turns true. */
+  checkpointSeen: 'baton.checkpointSeen',
+  /** True once a file's checkpoint hover was shown: the walkthrough's last step. */
+  fileHovered: 'baton.fileHovered',
+  /** True while the active editor is a checkpoint form: its Commit and Discard title actions. */
+  checkpointForm: 'baton.checkpointForm',
 } as const;
 
 export type VaultState = 'loading' | 'noVault' | 'empty' | 'unreadable' | 'ready';

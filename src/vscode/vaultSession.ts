@@ -55,6 +55,14 @@ export class VaultSession extends Disposable {
     return this.kept.probe();
   }
 
+  /**
+   * The first read every view waits behind (the index opened and brought up
+   * to date with the files): until it answers, the views say loading.
+   */
+  async load(): Promise<void> {
+    await this.baton.continuity();
+  }
+
   /** Refresh: forgets every cache and tells everyone to ask again (the watcher makes this rarely needed). */
   forget(): void {
     this.wrote();

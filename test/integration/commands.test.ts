@@ -113,14 +113,20 @@ describe('commands', () => {
     assert.match(text, /## Next\n\nfinish the refund test/);
   });
 
-  it('Commit Checkpoint cancelled with Escape writes nothing', async () => {
-    const before = checkpointFiles('kestrel');
-    const running = vscode.commands.executeCommand('baton.commitCheckpoint');
-    await settle(800);
-    await vscode.commands.executeCommand('workbench.action.closeQuickOpen');
-    const result = await Promise.race([running, new Promise((r) => setTimeout(() => r('still waiting'), 5000))]);
-    assert.strictEqual(result, undefined);
-    assert.deepStrictEqual(checkpointFiles('kestrel'), before);
+  it('Commit Checkpoint step by step (baton.checkpoint.input: steps), cancelled with Escape, writes nothing', async () => {
+    const config = vscode.workspace.getConfiguration('baton');
+    await config.update('checkpoint.input', 'steps', vscode.ConfigurationTarget.Global);
+    try {
+      const before = checkpointFiles('kestrel');
+      const running = vscode.commands.executeCommand('baton.commitCheckpoint');
+      await settle(800);
+      await vscode.commands.executeCommand('workbench.action.closeQuickOpen');
+      const result = await Promise.race([running, new Promise((r) => setTimeout(() => r('still waiting'), 5000))]);
+      assert.strictEqual(result, undefined);
+      assert.deepStrictEqual(checkpointFiles('kestrel'), before);
+    } finally {
+      await config.update('checkpoint.input', undefined, vscode.ConfigurationTarget.Global);
+    }
   });
 
   it('Add Working Note appends to the person’s open session', async () => {

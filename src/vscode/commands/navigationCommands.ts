@@ -20,6 +20,34 @@ export class NavigationCommands {
   /** Opens a checkpoint's markdown. Refuses a slug that would leave the vault (hover links carry slugs). */
   openCheckpoint = (arg?: unknown): Promise<vscode.TextEditor | undefined> => this.openSlug(slugOf(arg), 'checkpoint');
 
+  /**
+   * The walkthrough's Show Checkpoints, useful in every state: with
+   * checkpoints, the view; before the vault has any, the Projects view (whose
+   * welcome offers the first steps) and a word on how the first one comes.
+   */
+  showCheckpoints = async (): Promise<'checkpoints' | 'none'> => {
+    await this.host.loaded();
+    const scope = this.host.project.current;
+    const history = this.host.state === 'ready' && scope ? await this.host.session.history(scope).catch(() => []) : [];
+    if (history.length) {
+      await vscode.commands.executeCommand('baton.checkpoints.focus');
+      return 'checkpoints';
+    }
+    await vscode.commands.executeCommand('baton.projects.focus');
+    const where = scope ? `in ${scope}` : 'in this workspace';
+    void vscode.window
+      .showInformationMessage(
+        `No checkpoint ${where} yet: a connected agent writes one when it checkpoints or its session ends, or you can commit one.`,
+        'Commit Checkpoint',
+        'Connect an Agent',
+      )
+      .then((pick) => {
+        if (pick === 'Commit Checkpoint') void vscode.commands.executeCommand('baton.commitCheckpoint');
+        if (pick === 'Connect an Agent') void vscode.commands.executeCommand('baton.connectAgent');
+      });
+    return 'none';
+  };
+
   openPlan = (arg?: unknown): Promise<vscode.TextEditor | undefined> => this.openSlug(slugOf(arg), 'plan');
 
   /**

@@ -16,6 +16,8 @@ import { SearchCommand } from './searchCommand';
 import { SessionCommands } from './sessionCommands';
 import { SyncCommands } from './syncCommands';
 import type { SyncController } from '../sync/syncController';
+import type { TerminalCommands } from '../terminalCommands';
+import type { CheckpointForms } from './checkpointForms';
 import { VaultCommands } from './vaultCommands';
 import { WriteCommands } from './writeCommands';
 
@@ -33,10 +35,25 @@ export interface CommandDeps {
   sync: SyncController;
   /** Baton: Toggle Agent Blame (owned by the editor's agent blame). */
   toggleAgentBlame: () => unknown;
+  forms: CheckpointForms;
+  terminals: TerminalCommands;
 }
 
-export function registerCommands({ host, files, docs, transcripts, previews, connected, extensionPath, log, sync, toggleAgentBlame }: CommandDeps): vscode.Disposable[] {
-  const write = new WriteCommands(host, log);
+export function registerCommands({
+  host,
+  files,
+  docs,
+  transcripts,
+  previews,
+  connected,
+  extensionPath,
+  log,
+  sync,
+  toggleAgentBlame,
+  forms,
+  terminals,
+}: CommandDeps): vscode.Disposable[] {
+  const write = new WriteCommands(host, log, forms, terminals);
   const sessions = new SessionCommands(host, docs, log);
   const nav = new NavigationCommands(host, files, log);
   const vault = new VaultCommands(host, log);
@@ -70,6 +87,9 @@ export function registerCommands({ host, files, docs, transcripts, previews, con
     [Commands.shareVault]: syncing.shareVault,
     [Commands.search]: search.search,
     [Commands.toggleAgentBlame]: toggleAgentBlame,
+    [Commands.showCheckpoints]: nav.showCheckpoints,
+    [Commands.commitForm]: forms.commitActive,
+    [Commands.discardForm]: forms.discardActive,
   };
   return Object.entries(handlers).map(([id, handler]) => vscode.commands.registerCommand(id, handler));
 }

@@ -22,11 +22,10 @@ export class VaultCommands {
   rebuildIndex = async (): Promise<{ checkpoints: number } | undefined> => {
     try {
       const r = await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: 'Baton: rebuilding the index from the vault…', cancellable: false }, () =>
-        this.host.session.rebuildIndex(),
+        this.host.rebuildIndex(),
       );
       const extras = [r.restored ? `${r.restored} working note(s) restored` : '', r.rescued ? `${r.rescued} pending note(s) written` : ''].filter(Boolean);
       inform(`Baton index rebuilt: ${r.checkpoints} checkpoint(s)${extras.length ? `, ${extras.join(', ')}` : ''}.`);
-      await this.host.refresh();
       return { checkpoints: r.checkpoints };
     } catch (err) {
       showFailure(this.log, 'Rebuilding the index', err);

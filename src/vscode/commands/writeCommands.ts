@@ -3,20 +3,24 @@
 // recipe, app/commit.ts), under the `baton.agentName` agent.
 import * as vscode from 'vscode';
 import type { CommitResult } from '../../core/requests';
-import type { CheckpointFields, GitState } from '../../core/model';
+import type { CheckpointFields } from '../../core/model';
 import { checkpointFields } from '../../app/checkpointFields';
+import { formText, likelyTask, prefillForm } from '../../app/checkpointForm';
 import { commitCheckpoint } from '../../app/commit';
 import { pendingNotesDir } from '../../app/vaultFiles';
 import { systemClock } from '../../app/openBaton';
 import { plainLabel } from '../../core/lensText';
 import { age } from '../../core/time';
 import type { BatonHost } from '../batonHost';
+import { readConfig } from '../config';
+import type { TerminalCommands } from '../terminalCommands';
 import type { Log } from '../log';
 import { workspaceCommitPlace, workspaceGitState } from '../workspaceGit';
 import type { Args } from './args';
 import { asArgs, inform, showFailure, str } from './args';
 import type { CommitAnswers } from './commitInput';
 import { askCommit } from './commitInput';
+import type { CheckpointForms } from './checkpointForms';
 import { pickOrType, pickProject } from './pickProject';
 
 const FIELD_KEYS = ['task', 'intent', 'state', 'next', 'decided', 'failed', 'verified', 'blockers', 'files'];
@@ -27,9 +31,16 @@ export class WriteCommands {
   constructor(
     private readonly host: BatonHost,
     private readonly log: Log,
+    private readonly forms: CheckpointForms,
+    private readonly terminals: TerminalCommands,
   ) {}
 
-  /** Commit Checkpoint: prompts step by step unless `args` carries the fields. */
+  /**
+   * Commit Checkpoint: the checkpoint form (or, with `baton.checkpoint.input`
+   * set to `steps`, one input box per field) unless `args` carries the fields.
+   * Resolves once the checkpoint is written, or with undefined when the person
+   * left without writing.
+   */
   commit = (arg?: unknown): Promise<CommitResult | undefined> => this.commitWith(asArgs(arg), str(asArgs(arg).handoffTo ?? asArgs(arg).to));
 
   /** Hand Off…: who takes over (picked or typed), then the same fields. */
@@ -71,43 +82,45 @@ export class WriteCommands {
     const scope = str(args.project) ?? (await this.scope());
     if (!scope) return undefined;
     const agent = str(args.agent) ?? this.host.agent;
-    const fromArgs = FIELD_KEYS.some((k) => args[k] !== undefined);
+    const what = handoffTo ? 'Handing off' : 'Committing the checkpoint';
     try {
-      let fields: Partial<CheckpointFields>;
-      if (fromArgs) {
-        fields = typedFields(args);
-      } else {
-        const answers = await askCommit({
-          title: handoffTo ? `Hand Off to ${handoffTo}` : `Commit Checkpoint to ${scope}`,
-          prefill: await this.prefill(scope, await workspaceGitState(this.host.project, scope)),
-          notesHint: await this.notesHint(scope, agent),
-        });
-        if (!answers) return undefined;
-        fields = typedFields(answers);
+      if (FIELD_KEYS.some((k) => args[k] !== undefined)) return await this.write(scope, agent, typedFields(args), handoffTo);
+      const title = handoffTo ? `Hand Off ${scope} to ${handoffTo}` : `Commit Checkpoint to ${scope}`;
+      const git = await workspaceGitState(this.host.project, scope);
+      if (readConfig().checkpoint.input === 'steps') {
+        const latest = (await this.host.session.history(scope).catch(() => []))[0];
+        const answers = await askCommit({ title, prefill: { task: likelyTask(latest?.next, git) }, notesHint: await this.notesHint(scope, agent) });
+        return answers ? await this.write(scope, agent, typedFields(answers), handoffTo) : undefined;
       }
-      // The git state is read again now: the prompt may have been open while commits were made.
-      const r = await commitCheckpoint(this.host.session.baton, { scope, agent, fields, handoffTo, ...workspaceCommitPlace(this.host.project, scope) });
-      const extras = [r.folded ? `folded ${r.folded} note(s)` : '', r.redactions ? `masked ${r.redactions} secret(s)` : ''].filter(Boolean);
-      const what = handoffTo ? `Handed off to ${r.checkpoint.handoffTo}` : 'Checkpoint committed';
-      void vscode.window.showInformationMessage(`${what}: ${r.checkpoint.session}${extras.length ? ` (${extras.join(', ')})` : ''}.`, 'Open').then((pick) => {
-        if (pick) void vscode.window.showTextDocument(vscode.Uri.file(r.path), { preview: true });
+      const prefill = await prefillForm(this.host.session.baton, scope, { git, commands: this.terminals.since });
+      const slug = scope.replace(/[^A-Za-z0-9._-]+/g, '-');
+      return await this.forms.open({
+        name: `${handoffTo ? 'handoff' : 'checkpoint'}-${slug}.md`,
+        text: formText({ title, notes: prefill.notes }, prefill.fields),
+        write: (fields) => this.write(scope, agent, fields, handoffTo),
+        failed: (err) => showFailure(this.log, what, err),
       });
-      return r;
     } catch (err) {
-      showFailure(this.log, handoffTo ? 'Handing off' : 'Committing the checkpoint', err);
+      showFailure(this.log, what, err);
       return undefined;
     }
   }
 
-  private async scope(): Promise<string | undefined> {
-    return this.host.project.current ?? (await pickProject(this.host, 'Which project? This workspace has none.'));
+  /** Writes the checkpoint (throws when the core refuses it) and says so, with Open. */
+  private async write(scope: string, agent: string, fields: Partial<CheckpointFields>, handoffTo: string | undefined): Promise<CommitResult> {
+    // The git state is read now: the form or the prompt may have been open while commits were made.
+    const r = await commitCheckpoint(this.host.session.baton, { scope, agent, fields, handoffTo, ...workspaceCommitPlace(this.host.project, scope) });
+    this.terminals.clear();
+    const extras = [r.folded ? `folded ${r.folded} note(s)` : '', r.redactions ? `masked ${r.redactions} secret(s)` : ''].filter(Boolean);
+    const what = handoffTo ? `Handed off to ${r.checkpoint.handoffTo}` : 'Checkpoint committed';
+    void vscode.window.showInformationMessage(`${what}: ${r.checkpoint.session}${extras.length ? ` (${extras.join(', ')})` : ''}.`, 'Open').then((pick) => {
+      if (pick) void vscode.window.showTextDocument(vscode.Uri.file(r.path), { preview: true });
+    });
+    return r;
   }
 
-  /** The last checkpoint's next step is the likeliest task; else a branch name says it. */
-  private async prefill(scope: string, git: GitState | undefined): Promise<Partial<CommitAnswers>> {
-    const latest = (await this.host.session.history(scope).catch(() => []))[0];
-    const branch = git?.branch && !/^(main|master|trunk|develop|dev)$/.test(git.branch) ? git.branch.replace(/^[^/]+\//, '').replace(/[-_]+/g, ' ') : '';
-    return { task: latest?.next || branch };
+  private async scope(): Promise<string | undefined> {
+    return this.host.project.current ?? (await pickProject(this.host, 'Which project? This workspace has none.'));
   }
 
   private async notesHint(scope: string, agent: string): Promise<string> {

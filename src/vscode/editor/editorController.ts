@@ -5,6 +5,7 @@ import * as vscode from 'vscode';
 import type { BatonHost } from '../batonHost';
 import { affects, readConfig } from '../config';
 import { Disposable } from '../lifecycle';
+import { ContextKeys } from '../ids';
 import type { Log } from '../log';
 import { CheckpointCodeLensProvider } from './codeLensProvider';
 import type { FileTouches } from './fileTouches';
@@ -20,7 +21,7 @@ export class EditorController extends Disposable {
   private readonly details: HoverDetails;
 
   constructor(
-    host: BatonHost,
+    private readonly host: BatonHost,
     private readonly files: FileTouches,
     private readonly log: Log,
   ) {
@@ -50,7 +51,10 @@ export class EditorController extends Disposable {
       this.lens = undefined;
     }
     if (config.hover.enabled && !this.hover) {
-      this.hover = vscode.languages.registerHoverProvider(FILES, new CheckpointHoverProvider(this.files, this.details, this.log));
+      this.hover = vscode.languages.registerHoverProvider(
+        FILES,
+        new CheckpointHoverProvider(this.files, this.details, this.log, () => void this.host.context.set(ContextKeys.fileHovered, true)),
+      );
     } else if (!config.hover.enabled && this.hover) {
       this.hover.dispose();
       this.hover = undefined;

@@ -14,6 +14,8 @@ export class CheckpointHoverProvider implements vscode.HoverProvider {
     private readonly files: FileTouches,
     private readonly details: HoverDetails,
     private readonly log: Log,
+    /** Told each time a hover with checkpoints is given (the walkthrough's "Hover a file" completes on it). */
+    private readonly shown: () => void = () => undefined,
   ) {}
 
   async provideHover(document: vscode.TextDocument, position: vscode.Position, token: vscode.CancellationToken): Promise<vscode.Hover | undefined> {
@@ -23,6 +25,7 @@ export class CheckpointHoverProvider implements vscode.HoverProvider {
       if (token.isCancellationRequested || touches.length === 0) return undefined;
       const markdown = await this.details.markdown(document.uri, touches);
       if (token.isCancellationRequested || !markdown) return undefined;
+      this.shown();
       return new vscode.Hover(markdown, new vscode.Range(0, 0, 0, document.lineAt(0).text.length));
     } catch (err) {
       this.log.error(`Hover for ${document.uri.fsPath} failed`, err);

@@ -38,9 +38,10 @@ export abstract class TreeProvider extends Disposable implements vscode.TreeData
   async getChildren(node?: Node): Promise<Node[]> {
     try {
       if (!node) {
-        // The first ask waits for the first look at the vault: answering []
-        // meanwhile would flash the "empty" welcome over a vault still loading.
-        await this.host.ready();
+        // A root waits for the look at the vault under way (the first, or after
+        // a vault switch or a rebuild): answering [] meanwhile would flash the
+        // "empty" welcome over a vault still loading.
+        await this.host.loaded();
         // A vault that is missing, empty or unreadable: its welcome view speaks for it.
         if (this.host.state !== 'ready') return [];
       }

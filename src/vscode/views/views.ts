@@ -2,7 +2,7 @@
 import * as vscode from 'vscode';
 import type { BatonHost } from '../batonHost';
 import type { FileTouches } from '../editor/fileTouches';
-import { Views } from '../ids';
+import { ContextKeys, Views } from '../ids';
 import { Disposable } from '../lifecycle';
 import type { Log } from '../log';
 import { AbandonedView } from './abandonedView';
@@ -40,6 +40,16 @@ export class BatonViews extends Disposable {
     this.agents.view = this.register(vscode.window.createTreeView(Views.agents, { treeDataProvider: this.agents }));
     // Agents' files and the launcher change outside the vault, unwatched: a look when the view comes into sight.
     this.register(this.agents.view.onDidChangeVisibility((e) => e.visible && this.agents.refresh()));
+
+    // The walkthrough's "See its first checkpoint": true while the view is in sight showing a checkpoint, not when it merely opens.
+    const seen = async (): Promise<void> => {
+      const shows = checkpoints.visible && (await this.checkpoints.getChildren()).some((n) => n.kind === 'checkpoint');
+      await host.context.set(ContextKeys.checkpointSeen, shows && checkpoints.visible);
+    };
+    const look = (): void => void seen().catch((err) => log.error('Checking for a shown checkpoint failed', err));
+    this.register(checkpoints.onDidChangeVisibility(look));
+    this.register(host.onDidChange(look));
+    look();
 
     // The Checkpoints view says whose history it shows, since it can be switched.
     const describe = (): void => {

@@ -26,6 +26,8 @@ export async function batonApi(): Promise<BatonApi> {
   assert.ok(ext, `${EXTENSION_ID} is not installed`);
   const api = await ext.activate();
   await api.ready();
+  // A suite before may have switched the vault and back: the views read once its look has answered.
+  await api.loaded();
   return api;
 }
 
