@@ -2,11 +2,15 @@
 // several agents writing notes, a committer folding its own notes, the same
 // agent name ("claude") checkpointing the same scope in the same seconds on
 // every clone, and `baton sync` running over and over on every clone while
-// they write. Then final syncs. Every clone must hold the same tree, with no
-// conflict marker and no unmerged path; every acknowledged note recorded
-// exactly once (open, or folded into one checkpoint); every acknowledged
-// checkpoint present once; each checkpoint's `session:` equal to its name;
-// `.baton/` never committed. Read without Baton's parsers.
+// they write. Every clone's agents have the same names, as a team's do
+// (everyone's Claude Code is `claude-code`): a note that arrived by sync is
+// another machine's and no checkpoint here may fold it. Then final syncs.
+// Every clone must hold the same tree, with no conflict marker and no
+// unmerged path; every acknowledged note recorded exactly once (open, or
+// folded into one checkpoint); no note folded into another clone's checkpoint;
+// every acknowledged checkpoint present once and carrying its clone's machine;
+// each checkpoint's `session:` equal to its name; `.baton/` never committed.
+// Read without Baton's parsers.
 import { strict as assert } from 'assert';
 import { randomBytes } from 'crypto';
 import * as fs from 'fs';
@@ -50,17 +54,17 @@ describe('chaos 9: a vault shared through git, written and synced on every clone
     const writer = async (c: number, i: number): Promise<void> => {
       for (let k = 0; k < NOTES; k++) {
         const text = `c${c}-w${i}-n${k}-${tag}`;
-        const r = await cli(['note', '-p', k % 3 ? 'kestrel' : 'kestrel/wt', '-a', `w${c}x${i}`, text], world.clones[c], world.env);
+        const r = await cli(['note', '-p', k % 3 ? 'kestrel' : 'kestrel/wt', '-a', `w${i}`, text], world.clones[c], world.env);
         if (check(`note ${text}`, r)) ackedNotes.add(text);
       }
     };
-    // Folds its own notes (one agent per clone: the same agent's session folded on two machines at once is the known limit).
+    // Folds its own notes, under the one name every clone's folder has: the other clones' notes of that name arrive by sync and stay theirs.
     const folder = async (c: number): Promise<void> => {
       for (let k = 0; k < CHECKPOINTS; k++) {
         const text = `c${c}-fold-n${k}-${tag}`;
-        if (check(`note ${text}`, await cli(['note', '-p', 'kestrel', '-a', `fold${c}`, text], world.clones[c], world.env))) ackedNotes.add(text);
+        if (check(`note ${text}`, await cli(['note', '-p', 'kestrel', '-a', 'claude', text], world.clones[c], world.env))) ackedNotes.add(text);
         const task = `c${c}-fold-cp${k}-${tag}`;
-        if (check(`checkpoint ${task}`, await cli(['checkpoint', '-p', 'kestrel', '-a', `fold${c}`, '--task', task], world.clones[c], world.env))) ackedTasks.add(task);
+        if (check(`checkpoint ${task}`, await cli(['checkpoint', '-p', 'kestrel', '-a', 'claude', '--task', task], world.clones[c], world.env))) ackedTasks.add(task);
         await sleep(Math.random() * 200);
       }
     };
@@ -144,12 +148,29 @@ describe('chaos 9: a vault shared through git, written and synced on every clone
     }
     const lostCps = [...ackedTasks].filter((t) => !tasksSeen.has(t));
     const doubledCps = [...tasksSeen].filter(([, k]) => k > 1).map(([t]) => t);
+    // Whose each checkpoint is, by its task (`c<clone>-…`): it carries that clone's machine and folds only that clone's notes.
+    const machines = world.clones.map((c) => fs.readFileSync(path.join(c, '.baton-live', 'machine-id'), 'utf8').trim());
+    assert.equal(new Set(machines).size, CLONES, 'every clone is a machine of its own');
+    const foreign: string[] = [];
+    for (const [rel, raw] of trees[0]) {
+      if (!/\/\d{8}-[^/]*\.md$/.test(rel)) continue;
+      const text = Buffer.from(raw, 'latin1').toString('utf8');
+      const owner = /## Task\n\nc(\d+)-.*\n/.exec(text)?.[1];
+      if (owner === undefined || !text.includes(tag)) continue;
+      if (/^machine: (.*)$/m.exec(text)?.[1] !== machines[Number(owner)]) foreign.push(`${rel}: machine is not clone ${owner}'s`);
+      const state = /## State\n\n([\s\S]*?)(?:\n## |$)/.exec(text)?.[1] ?? '';
+      for (const l of state.split('\n')) {
+        const m = /^- (?:\([^)]*\) )?(c(\d+)-.*)$/.exec(l);
+        if (m && m[2] !== owner) foreign.push(`${rel} (clone ${owner}) folded ${m[1]}`);
+      }
+    }
     log(
       `chaos 9: ${CLONES} clones, ${CLONES * (WRITERS + 2)} writers, ${syncs} syncs (${busy} gave up as busy), ${ackedNotes.size} notes acknowledged ` +
         `(${open.length} open, ${folded.filter((x) => x.endsWith(tag)).length} folded), ${ackedTasks.size} checkpoints, ${renames.length} renamed; ` +
-        `lost ${lost.length}, doubled ${doubled.length}, checkpoints lost ${lostCps.length}, doubled ${doubledCps.length}; ${Math.round((Date.now() - started) / 1000)} s`,
+        `lost ${lost.length}, doubled ${doubled.length}, checkpoints lost ${lostCps.length}, doubled ${doubledCps.length}, ` +
+        `folded into another machine's checkpoint ${foreign.length}; ${Math.round((Date.now() - started) / 1000)} s`,
     );
-    assert.deepEqual({ lost, doubled, unknown, lostCps, doubledCps }, { lost: [], doubled: [], unknown: [], lostCps: [], doubledCps: [] });
+    assert.deepEqual({ lost, doubled, unknown, lostCps, doubledCps, foreign }, { lost: [], doubled: [], unknown: [], lostCps: [], doubledCps: [], foreign: [] });
     assert.ok(renames.length > 0, 'the same-second checkpoints clashed and were renamed');
     assert.ok(fs.existsSync(path.join(world.clones[0], 'sessions', 'kestrel')));
   });
@@ -166,7 +187,7 @@ describe('chaos 9: a vault shared through git, written and synced on every clone
     const writer = async (c: number, i: number): Promise<void> => {
       for (let k = 0; k < NOTES; k++) {
         const text = `k${c}-w${i}-n${k}-${tag}`;
-        const r = await cli(['note', '-p', 'kestrel', '-a', `w${c}x${i}`, text], world.clones[c], world.env);
+        const r = await cli(['note', '-p', 'kestrel', '-a', `w${i}`, text], world.clones[c], world.env);
         if (/\n\s+at /.test(r.stderr)) problems.push(`note ${text}: ${r.stderr.slice(0, 300)}`);
         if (r.acked) acked.add(text);
       }
