@@ -102,15 +102,16 @@ const appNoAdapterReexport = {
   },
 };
 // The vault's layout (docs/vault-format.md: its folders, file names, globs
-// and slugs) is spelled in src/adapters, where adapters/vaultLayout.ts names
-// it for the rest: a path of the vault written out in the core, app or a door
+// and slugs) is spelled in the vault's adapters, where adapters/vaultLayout.ts
+// names it for the rest: a path of the vault written out in the core, app or a door
 // would be one more place to change when the layout does. Literals only (a
 // string or a template's text): '.baton' and '.baton-live' and what lies
 // under them, in a message too; anything under 'sessions/'; 'uncommitted.md';
 // a vault folder joined into a path or given to git as a pathspec. The bare
 // words stay free ('sessions' and 'plans' are CLI commands and MCP resources).
 const VAULT_DIR_WORDS = '^(sessions|plans|locks|pending)$';
-const VAULT_LAYOUT_MESSAGE = 'The vault layout is spelled only in src/adapters: name the path through adapters/vaultLayout.ts (from src/app) or ask src/app for it (from a door).';
+const VAULT_LAYOUT_MESSAGE =
+  "The vault layout is spelled only in the vault's adapters (src/adapters/{vault,git,index,markdown}, vaultLayout.ts, homeLayout.ts): name the path through adapters/vaultLayout.ts (from src/adapters or src/app) or ask src/app for it (from a door).";
 const VAULT_LAYOUT = [
   'Literal[value=/(^|[^\\w.-])\\.baton(-live)?(\\/|$)/]',
   'TemplateElement[value.raw=/(^|[^\\w.-])\\.baton(-live)?(\\/|$)/]',
@@ -121,6 +122,16 @@ const VAULT_LAYOUT = [
   `CallExpression[callee.property.name=/^(join|resolve)$/] > Literal[value=/${VAULT_DIR_WORDS}/]`,
   `ArrayExpression:has(> Literal[value='--']) > Literal[value=/^(sessions|\\.baton|\\.baton-live)$/]`,
 ].map((selector) => ({ selector, message: VAULT_LAYOUT_MESSAGE }));
+// The adapters that are the vault's: its files, its git, its index, its
+// markdown, and the two files that name the vault's and the home's layout.
+const VAULT_ADAPTERS = [
+  'src/adapters/vault/**',
+  'src/adapters/git/**',
+  'src/adapters/index/**',
+  'src/adapters/markdown/**',
+  'src/adapters/vaultLayout.ts',
+  'src/adapters/homeLayout.ts',
+];
 // Every door commits a checkpoint through app/commit.ts's recipe (the folder's
 // git state, the commits covered, an agent's placeholders), never by calling
 // Baton's own commit with a request it assembled itself.
@@ -236,6 +247,9 @@ export default tseslint.config(
   // no-restricted-syntax in any other folder of src/, and a second config
   // setting it there would replace it.
   { files: ['src/core/**/*.ts', 'src/app/**/*.ts', 'src/*.ts'], rules: { 'no-restricted-syntax': ['error', ...VAULT_LAYOUT] } },
+  // Of the adapters, only the vault's own spell its layout; the others (agents'
+  // settings, transcripts, search, the launcher) name it through vaultLayout.ts.
+  { files: ['src/adapters/**/*.ts'], ignores: VAULT_ADAPTERS, rules: { 'no-restricted-syntax': ['error', ...VAULT_LAYOUT] } },
   { files: DOORS.map((door) => `src/${door}/**/*.ts`), rules: { 'no-restricted-syntax': ['error', ...VAULT_LAYOUT, DOOR_COMMIT] } },
   {
     files: ['src/app/**/*.ts'],

@@ -219,7 +219,7 @@ describe('lint: what each layer may touch of Node, and what app may hand out', f
   });
 });
 
-describe("lint: the vault's layout only in src/adapters, and every door commits through the recipe", function () {
+describe("lint: the vault's layout only in the vault's adapters, and every door commits through the recipe", function () {
   this.timeout(60_000);
 
   /** The layout spelled where it may be: an adapter names it, app asks the adapter, a door asks app. */
@@ -234,6 +234,7 @@ describe("lint: the vault's layout only in src/adapters, and every door commits 
       "export const NOTES = 'uncommitted.md';",
       '',
     ].join('\n'),
+    'src/adapters/vault/notes.ts': "import * as path from 'path';\n\nexport const notesOf = (dir: string): string => path.join(dir, 'uncommitted.md');\n",
     'src/app/useCase.ts': "import { locksDirOf } from '../adapters/vaultLayout';\n\nexport const useCase = (s: string): string => locksDirOf(s);\n",
     // Words that only look like the layout: a command's name, a resource list, a setting, the old hooks' backups beside an agent's file.
     'src/cli/command.ts': [
@@ -249,9 +250,10 @@ describe("lint: the vault's layout only in src/adapters, and every door commits 
     assert.deepEqual(await lint(LAYOUT), []);
   });
 
-  it('fails the layout spelled in the core, app, a door or an entry point: a folder, a slug, a glob, a message, a pathspec, a file name', async () => {
+  it("fails the layout spelled in the core, app, a door, an entry point or an adapter not the vault's: a folder, a slug, a glob, a message, a pathspec, a file name", async () => {
     const errors = await lint({
       ...LAYOUT,
+      'src/adapters/agents/backups.ts': "import * as path from 'path';\n\nexport const backupsOf = (home: string): string => path.join(home, '.baton', 'backups');\n",
       'src/core/rule.ts': 'export const rule = (s: string): string => `sessions/${s}/x`;\n',
       'src/app/useCase.ts': [
         "import * as path from 'path';",
@@ -269,6 +271,7 @@ describe("lint: the vault's layout only in src/adapters, and every door commits 
     });
     // Each literal once: '.baton-live' and 'locks' on line 3, 'sessions/' and '/uncommitted' in src/cli.ts.
     assert.deepEqual(where(errors), [
+      'src/adapters/agents/backups.ts:3: no-restricted-syntax',
       'src/app/useCase.ts:3: no-restricted-syntax',
       'src/app/useCase.ts:3: no-restricted-syntax',
       'src/app/useCase.ts:4: no-restricted-syntax',
@@ -281,7 +284,7 @@ describe("lint: the vault's layout only in src/adapters, and every door commits 
       'src/mcp/tool.ts:1: no-restricted-syntax',
       'src/vscode/view.ts:1: no-restricted-syntax',
     ]);
-    for (const e of errors) assert.match(e, /The vault layout is spelled only in src\/adapters/);
+    for (const e of errors) assert.match(e, /The vault layout is spelled only in the vault's adapters/);
   });
 
   it("fails a door calling Baton's commit itself; src/app may", async () => {
