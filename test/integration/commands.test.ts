@@ -9,8 +9,14 @@ import * as vscode from 'vscode';
 import type { CommitResult } from '../../src/core/requests';
 import type { BatonApi } from '../../src/vscode/api';
 import { readResumes } from '../../src/adapters/resumeLog';
+import { personName } from '../../src/app/personName';
+import { safe } from '../../src/core/names';
+
 import type { CloseResult } from '../../src/vscode/commands/sessionCommands';
 import { batonApi, checkpointFiles, poll, runCli, scopeDir, settle, shown, vaultDir } from './support/baton';
+
+// baton.agentName unset: the person's git user.name, else their login (issue 25), as a file name has it.
+const PERSON = safe(personName());
 
 const FIELDS = {
   task: 'Wire the refund test',
@@ -52,7 +58,7 @@ describe('commands', () => {
       assert.ok(r, 'the command returned no result');
       written.push(r.path);
       assert.strictEqual(path.dirname(r.path), scopeDir('kestrel'));
-      assert.match(path.basename(r.path), /^\d{8}-\d{6}-human\.md$/, 'a person commits as baton.agentName (default "human")');
+      assert.ok(new RegExp(`^\\d{8}-\\d{6}-${PERSON}\\.md$`).test(path.basename(r.path)), `a person commits as baton.agentName (default: their name, ${PERSON})`);
       fs.writeFileSync(notesFile, notes);
 
       const before = new Set(checkpointFiles('kestrel'));
@@ -61,7 +67,7 @@ describe('commands', () => {
         '--project',
         'kestrel',
         '--agent',
-        'human',
+        PERSON,
         '--task',
         FIELDS.task,
         '--state',
@@ -133,7 +139,7 @@ describe('commands', () => {
     const r = await vscode.commands.executeCommand<{ durable: boolean }>('baton.addNote', { project: 'notes-ext', text: 'the refund mock needs the idempotency header' });
     assert.deepStrictEqual(r, { durable: true });
     const notes = fs.readFileSync(path.join(scopeDir('notes-ext'), 'uncommitted.md'), 'utf8');
-    assert.match(notes, /^- the refund mock needs the idempotency header <!-- ts=\d+ agent=human -->$/m);
+    assert.ok(new RegExp(`^- the refund mock needs the idempotency header <!-- ts=\\d+ agent=${PERSON} machine=[0-9a-f]{16} -->$`, 'm').test(notes), notes);
   });
 
   it('Close on an abandoned session writes the auto-closed checkpoint and the item disappears', async () => {
@@ -170,7 +176,12 @@ describe('commands', () => {
     const r = await vscode.commands.executeCommand<{ project: string; text: string }>('baton.resume', { project: 'kestrel' });
     assert.ok(r);
     assert.match(r.text, /^# Hand-over — kestrel/);
-    assert.match(r.text, /\nDidn't work \(ruled out by an earlier session\):\n {2}> - /);
+    // The thread (issue 30): every checkpoint's dead ends, newest first, each under the session that ruled it out.
+    assert.match(
+      r.text,
+      /\nDidn't work \(4, newest first, by the session that ruled each out\):\n {2}- claude, \d+[smhd] ago, the latest checkpoint:\n {4}> - retrying the payment call: /,
+    );
+    assert.match(r.text, /\n {2}- cursor, \d+[smhd] ago, 20260920-140000-cursor:\n {4}> - a global store for the billing period: /);
     const doc = vscode.window.activeTextEditor?.document;
     assert.strictEqual(doc?.uri.scheme, 'baton-handover');
     assert.strictEqual(doc?.getText(), r.text);
@@ -184,7 +195,7 @@ describe('commands', () => {
     const mine = readResumes(vaultDir()).filter((x) => x.via === 'vscode' && x.project === 'lighthouse' && x.ts >= t0);
     assert.deepStrictEqual(
       mine.map((x) => x.agent),
-      ['human'],
+      [PERSON],
     );
   });
 
