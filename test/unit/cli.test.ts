@@ -66,7 +66,7 @@ describe('the baton CLI (real process, real vault)', function () {
 
     const s = await cli(['sessions', 'kestrel', '--json'], { vault });
     const view = JSON.parse(s.stdout);
-    assert.deepEqual(Object.keys(view).sort(), ['abandoned', 'checkpoints', 'project', 'uncommitted']);
+    assert.deepEqual(Object.keys(view).sort(), ['abandoned', 'checkpoints', 'othersWorking', 'project', 'uncommitted']);
     const [cp] = view.checkpoints;
     assert.deepEqual(Object.keys(cp).sort(), [
       'agent',

@@ -80,7 +80,7 @@ describe("the MCP server's agent name", function () {
     assert.equal(structured(await client.callTool({ name: 'note_progress', arguments: { text: 'two', agent: 'claude' } })).agent, 'gemini', 'no argument names another agent');
     const notes = fs.readFileSync(path.join(vault, 'sessions', 'kestrel', 'uncommitted.md'), 'utf8');
     assert.deepEqual(
-      [...notes.matchAll(/agent=(\S+) -->/g)].map((m) => m[1]),
+      [...notes.matchAll(/<!-- ts=\d+ agent=(\S+)[^>]*-->/g)].map((m) => m[1]),
       ['gemini', 'gemini'],
     );
   });

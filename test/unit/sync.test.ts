@@ -119,7 +119,8 @@ describe('baton sync (real git: a bare remote and clones)', function () {
     await ok(w, a, 'note', '--project', 'kestrel', '--agent', 'claude', 'first from a');
     await sync(w, a);
     await sync(w, b);
-    await ok(w, b, 'checkpoint', '--project', 'kestrel', '--agent', 'claude', '--task', 'folds it');
+    // Folded where it was written: a checkpoint folds only its own machine's notes (issue 25).
+    await ok(w, a, 'checkpoint', '--project', 'kestrel', '--agent', 'claude', '--task', 'folds it');
     await ok(w, a, 'note', '--project', 'kestrel', '--agent', 'codex', 'second from a');
     await ok(w, b, 'note', '--project', 'kestrel', '--agent', 'cursor', 'third from b');
     await sync(w, a);
@@ -323,7 +324,7 @@ describe('baton sync (real git: a bare remote and clones)', function () {
     const handover = await ok(w, a, 'resume', 'kestrel');
     const forged = handover.split('\n').filter((l) => l.includes('FORGED'));
     assert.ok(forged.length >= 4, handover);
-    for (const l of forged) assert.match(l, /^ {2}> /, `quoted: ${JSON.stringify(l)}`);
+    for (const l of forged) assert.match(l, /^ {2}(?: {2})?> /, `quoted: ${JSON.stringify(l)}`);
     await ok(w, a, 'note', '--project', 'kestrel', '--agent', 'claude', 'later');
     await sync(w, a);
     await sync(w, b);
