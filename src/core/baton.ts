@@ -1,7 +1,7 @@
 // The session core: every rule of the vault contract that involves more than
 // one file. Entry points (CLI, MCP, VS Code) call this and nothing below it.
 import { isEmptyCheckpoint } from './checkpointBody';
-import { refused, usage, VaultWriteError } from './errors';
+import { refused, usage } from './errors';
 import type { Abandoned, Checkpoint, Note, Plan, ProjectContinuity, Touch } from './model';
 import { emptyFields, emptyGit } from './model';
 import { safeName, safeScope } from './names';
@@ -9,149 +9,49 @@ import { deadEndsElsewhere, deadEndsForApproach } from './deadEnds';
 import { rescuePending } from './pendingNotes';
 import { newestFirst } from './order';
 import { COMMITS_KEY, sessionStart } from './agentBlame';
-import type { BatonDeps, DeadEnd, IndexPort, NoteLine, TextHit } from './ports';
+import type { BatonDeps, DeadEnd, IndexPort, TextHit } from './ports';
 import { textQuery, type SearchRequest } from './search';
 import type { CommitRequest, CommitResult, IndexResult, NoteResult, ResumeView, SessionsView } from './requests';
 import { maskFields, maskSecrets } from './secrets';
 import { abandonedAcross, continuityOf } from './continuity';
 import { checkTime } from './time';
-import { editNote, mergeFiles, splitEdits, uniquePaths } from './edits';
+import { mergeFiles, splitEdits } from './edits';
 import { workingNotes } from './lifecycle';
 import { autoClosedState, foldIntoState, isAbandoned, openSessions, sessionsToFold, toAbandoned } from './sessions';
-import { originValue } from './origin';
+import { NoteTaking, vaultWrite, type WriteOrigin } from './noteTaking';
 import { othersWorking, severalMachines, withWhose } from './whose';
 
-/** Where a write comes from, beyond the machine: the agent's own session id, when its host gave one. */
-export interface WriteOrigin {
-  agentSession?: string;
-}
-
-// U+0085 (NEL) and the Unicode line separators end a line for some readers;
-// they become spaces like any other line break.
-const oneLine = (s: string): string => s.replace(/[\s\u0085]+/g, ' ').trim();
-
 export class Baton {
-  constructor(private readonly deps: BatonDeps) {}
+  private readonly notesOf: NoteTaking;
+
+  constructor(private readonly deps: BatonDeps) {
+    this.notesOf = new NoteTaking(deps);
+  }
 
   get vaultRoot(): string {
     return this.deps.vault.root;
   }
 
   /** This machine's id as notes and checkpoints record it; "" when none could be kept. */
-  async machine(): Promise<string> {
-    return originValue((await this.deps.origin?.machine().catch(() => '')) ?? '');
+  machine(): Promise<string> {
+    return this.notesOf.machine();
   }
 
-  /** A note line with its origin: the fields a line without one would have, plus those Baton knows. */
-  private async lineOf(text: string, agent: string, ts: number, from?: WriteOrigin): Promise<NoteLine> {
-    const line: NoteLine = { text, agent, ts };
-    const machine = await this.machine();
-    const agentSession = originValue(from?.agentSession?.trim() ?? '');
-    if (machine) line.machine = machine;
-    if (agentSession) line.agentSession = agentSession;
-    return line;
+  /** See NoteTaking.note: one append to the agent's open session, kept aside when the vault refuses it. */
+  note(scope: string, agent: string, text: string, at?: number, from?: WriteOrigin): Promise<NoteResult> {
+    return this.notesOf.note(scope, agent, text, at, from);
   }
 
-  /** Notes of this agent written here (or without an origin): a hook's look at "its own" recent notes. */
-  private async mineOf(lines: NoteLine[], agent: string): Promise<NoteLine[]> {
-    const machine = await this.machine();
-    return lines.filter((n) => n.agent === agent && (!n.machine || n.machine === machine));
+  noteUnlessLatest(scope: string, agent: string, text: string, at?: number, from?: WriteOrigin): Promise<boolean> {
+    return this.notesOf.noteUnlessLatest(scope, agent, text, at, from);
   }
 
-  /**
-   * Appends a working note to the agent's open session in the scope. One
-   * append, no index: hooks call this on every step. When the vault refuses the
-   * write the note is kept aside (.baton-live/pending/, beside the cache, not in it) and the caller is told it is not durable.
-   */
-  async note(scopeIn: string, agentIn: string, textIn: string, at?: number, from?: WriteOrigin): Promise<NoteResult> {
-    const scope = safeScope(scopeIn);
-    const agent = safeName(agentIn, 'agent');
-    const masked = maskSecrets(oneLine(textIn));
-    if (!masked.text) throw usage('The note is empty: give the text to record, e.g. baton note "tried X, it fails because Y".');
-    const line = await this.lineOf(masked.text, agent, checkTime(at ?? this.deps.clock.now()), from);
-    const { vault } = this.deps;
-    try {
-      await this.writing(scope, () => vault.withScopeLock(scope, () => vault.appendNote(scope, line)));
-    } catch (err) {
-      if (!(err instanceof VaultWriteError)) throw err;
-      // If this write fails too, the error reaches the caller: nothing was kept.
-      await this.deps.pending.add(scope, line);
-      return { note: this.asNote(line), redactions: masked.count, durable: false, reason: err.message };
-    }
-    return { note: this.asNote(line), redactions: masked.count, durable: true, reason: '' };
+  hasOpenNotes(scope: string, agent: string): Promise<boolean> {
+    return this.notesOf.hasOpenNotes(scope, agent);
   }
 
-  /**
-   * A note, unless it is already the agent's latest one in the scope (read from
-   * the notes file's last few KB): for hooks that fire at every turn's end.
-   */
-  async noteUnlessLatest(scopeIn: string, agentIn: string, textIn: string, at?: number, from?: WriteOrigin): Promise<boolean> {
-    const scope = safeScope(scopeIn);
-    const agent = safeName(agentIn, 'agent');
-    const text = maskSecrets(oneLine(textIn)).text;
-    const mine = await this.mineOf(await this.deps.vault.recentNotes(scope), agent);
-    if (mine.length && mine[mine.length - 1].text === text) return false;
-    await this.note(scope, agent, text, at, from);
-    return true;
-  }
-
-  /**
-   * Whether the agent has a working note (not a lifecycle event) among the
-   * scope's recent notes (the notes file's last few KB): a cheap look for
-   * hooks, which may miss a note older than that.
-   */
-  async hasOpenNotes(scopeIn: string, agentIn: string): Promise<boolean> {
-    const agent = safeName(agentIn, 'agent');
-    return workingNotes(await this.mineOf(await this.deps.vault.recentNotes(safeScope(scopeIn)), agent)).length > 0;
-  }
-
-  /**
-   * Records files the agent's host saw it edit, as `edited: <path>` notes (see
-   * edits.ts): one O_APPEND line per file under the scope's lock, no index, like
-   * `note`. A file this agent's recent notes (the file's last few KB) already
-   * name is not written again, so a file edited thirty times in a row costs one
-   * line; an older repeat is dropped when the checkpoint folds them.
-   */
-  async recordEdits(
-    scopeIn: string,
-    agentIn: string,
-    paths: readonly string[],
-    at?: number,
-    from?: WriteOrigin,
-  ): Promise<{ recorded: string[]; redactions: number; durable: boolean }> {
-    const scope = safeScope(scopeIn);
-    const agent = safeName(agentIn, 'agent');
-    let redactions = 0;
-    const masked = uniquePaths(
-      paths.map((p) => {
-        const m = maskSecrets(oneLine(p));
-        redactions += m.count;
-        return m.text;
-      }),
-    );
-    if (masked.length === 0) return { recorded: [], redactions, durable: true };
-    const ts = checkTime(at ?? this.deps.clock.now());
-    const { vault } = this.deps;
-    const recorded: string[] = [];
-    const lineFor = async (p: string): Promise<NoteLine> => this.lineOf(editNote(p), agent, ts, from);
-    try {
-      await this.writing(scope, () =>
-        vault.withScopeLock(scope, async () => {
-          const recent = new Set((await this.mineOf(await vault.recentNotes(scope), agent)).map((n) => n.text));
-          for (const p of masked) {
-            const line = await lineFor(p);
-            if (recent.has(line.text)) continue;
-            await vault.appendNote(scope, line);
-            recorded.push(p);
-          }
-        }),
-      );
-    } catch (err) {
-      if (!(err instanceof VaultWriteError)) throw err;
-      for (const p of masked.filter((x) => !recorded.includes(x))) await this.deps.pending.add(scope, await lineFor(p));
-      return { recorded: masked, redactions, durable: false };
-    }
-    return { recorded, redactions, durable: true };
+  recordEdits(scope: string, agent: string, paths: readonly string[], at?: number, from?: WriteOrigin): Promise<{ recorded: string[]; redactions: number; durable: boolean }> {
+    return this.notesOf.recordEdits(scope, agent, paths, at, from);
   }
 
   /**
@@ -177,7 +77,7 @@ export class Baton {
     const { vault } = this.deps;
     const machine = await this.machine();
 
-    return this.writing(scope, () =>
+    return vaultWrite(this.deps, scope, () =>
       vault.withScopeLock(scope, async () => {
         const sessions = openSessions(scope, await vault.notes(scope));
         const fold = sessionsToFold(sessions, agent, now, machine);
@@ -267,7 +167,7 @@ export class Baton {
     const masked = maskSecrets(textIn.trim());
     if (!masked.text) throw usage('The plan is empty: pipe the plan text on stdin, e.g. baton plan < plan.md.');
     const ts = checkTime(at ?? this.deps.clock.now());
-    const plan = await this.writing(scope, () => this.deps.vault.createPlan(scope, { project: scope, agent, ts, text: masked.text }));
+    const plan = await vaultWrite(this.deps, scope, () => this.deps.vault.createPlan(scope, { project: scope, agent, ts, text: masked.text }));
     return { plan, redactions: masked.count };
   }
 
@@ -286,7 +186,7 @@ export class Baton {
     const scope = safeScope(scopeIn);
     const now = this.deps.clock.now();
     const { vault } = this.deps;
-    return this.writing(scope, () =>
+    return vaultWrite(this.deps, scope, () =>
       vault.withScopeLock(scope, async () => {
         const sessions = openSessions(scope, await vault.notes(scope));
         // Two machines' sessions of one agent may start in the same second: the abandoned one is meant.
@@ -395,16 +295,6 @@ export class Baton {
     }
   }
 
-  /** Runs a vault write and tells the index lease and `onWrite`, even when the write failed halfway. */
-  private async writing<T>(scope: string, write: () => Promise<T>): Promise<T> {
-    try {
-      return await write();
-    } finally {
-      this.deps.index.wrote?.();
-      this.deps.onWrite?.(scope);
-    }
-  }
-
   /**
    * Takes the folded notes out of the notes file once their checkpoint is
    * written. When that rewrite fails (a full disk), the checkpoint is taken
@@ -423,11 +313,5 @@ export class Baton {
       await vault.removeCheckpoint(scope, id).catch(() => undefined);
       throw err;
     }
-  }
-
-  // The session id needs the agent's first open note, which would cost a read
-  // of the whole notes file; a note's reply leaves it out to stay O(1).
-  private asNote(line: NoteLine): Note {
-    return { ...line, session: '' };
   }
 }

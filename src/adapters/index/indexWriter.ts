@@ -19,11 +19,12 @@ import type { FsVault } from '../vault/fsVault';
 import { NOTES_FILE, PLANS_DIR } from '../vault/fsVault';
 import { indexRecord } from './indexRecord';
 import { CheckpointRows, type StoredCheckpoint } from './checkpointRows';
-import { readInWorkers, worthAWorker, type WorkerOptions, type WorkersRead } from './parallelRead';
+import type { WorkerOptions, WorkersRead } from './parallelRead';
+import { readDeferred, type ColdSink, type Deferred } from './coldBuild';
 import { BULK_INDEXES, DROP_BULK_INDEXES } from './schema';
 import type { Statements } from './statements';
 import { PathTouches } from './pathTouches';
-import { readCheckpointTextSync, WHOLE_CAP } from '../vault/checkpointText';
+import { readCheckpointTextSync } from '../vault/checkpointText';
 import { LISTING_COST, RACY_MS, statOf, subdirs, type Stat } from './vaultFiles';
 import { openSearch, type SearchOptions, type SearchPort } from '../search';
 import { PlanRows } from './planRows';
@@ -31,14 +32,6 @@ import { NoteRows } from './noteRows';
 import { listScopes, withRoom, type Listed } from './roomyBuild';
 import { configure } from './sqlJs';
 
-/**
- * Checkpoint files up to this size are read whole (by the workers too); a
- * bigger one is read section by section, each section capped, with a line
- * saying what was left out (checkpointText.ts): a 50 MB State must neither
- * stall a view nor push Files and Didn't work out of the index. Notes files
- * are read whole, line by line, whatever their size.
- */
-const CHECKPOINT_CAP = WHOLE_CAP;
 /** What a stat counts for, in bytes of re-read vault, when deciding to save (a listing: LISTING_COST). */
 const STAT_COST = 256;
 /**
@@ -79,14 +72,6 @@ interface ScopeScan {
   worktrees: string[];
   /** Whether the listing held a `plans/` folder (when read). */
   hasPlans: boolean;
-}
-
-/** A file a bulk load reads after the walk. */
-interface Deferred {
-  scope: ScopeRow;
-  /** The file name (with .md). */
-  name: string;
-  file: string;
 }
 
 export class IndexWriter {
@@ -181,7 +166,10 @@ export class IndexWriter {
           if (this.refreshPlans(`${project}/${wt}`, sub)) plansChanged = true;
         }
       }
-      if (deferred) terms = await this.readDeferred(deferred, stats);
+      if (deferred) {
+        terms = await readDeferred(deferred, stats, this.coldSink(), this.opts.workers);
+        this.sliceStart = performance.now();
+      }
       for (const scope of [...this.scopes.keys()]) if (!seen.has(scope)) this.forgetScope(scope, stats);
       for (const [scope, unchanged] of seen) {
         const row = this.scopes.get(scope);
@@ -276,7 +264,7 @@ export class IndexWriter {
       const prev = stored.get(name);
       if (deferred && !prev) {
         // A bulk load reads new files all together, after the walk (parallelRead.ts).
-        deferred.push({ scope: row, name, file });
+        deferred.push({ scope: row.id, name, file });
         continue;
       }
       if (prev) {
@@ -289,7 +277,7 @@ export class IndexWriter {
       if (read === null) continue;
       this.unsavedWork += read.stat.size;
       if (prev) this.checkpoints.remove(prev);
-      this.putCheckpoint(row, name, read.stat, read.text);
+      this.putCheckpoint(row.id, name, read.stat, read.text);
       stats.checkpointsParsed += 1;
       await this.breathe();
     }
@@ -325,73 +313,25 @@ export class IndexWriter {
     return row;
   }
 
-  private putCheckpoint(scope: ScopeRow, fileName: string, st: Stat, text: string): void {
-    this.checkpoints.putRecord(scope.id, fileName, st, indexRecord(text, fileName.slice(0, -3), this.text.on));
+  private putCheckpoint(scope: number, fileName: string, st: Stat, text: string): void {
+    this.checkpoints.putRecord(scope, fileName, st, indexRecord(text, fileName.slice(0, -3), this.text.on));
   }
 
-  /** Reads the deferred files, with workers when there are many, and writes each; with workers, the terms of the last batches are still to come. */
-  private async readDeferred(deferred: Deferred[], stats: RefreshStats): Promise<WorkersRead | null> {
-    const here = (from: number, to: number): void => {
-      for (const d of deferred.slice(from, to)) {
-        const read = readCheckpointTextSync(d.file);
-        if (!read) continue;
-        this.unsavedWork += read.stat.size;
-        this.putCheckpoint(d.scope, d.name, read.stat, read.text);
-        stats.checkpointsParsed += 1;
-      }
-    };
-    if (!worthAWorker(deferred.length, this.opts.workers)) {
-      for (let i = 0; i < deferred.length; i += 32) {
-        here(i, i + 32);
-        await this.breathe();
-      }
-      return null;
-    }
-    const resolve = (raw: string): number | null => this.paths.idOfRaw(raw);
-    const read = await readInWorkers(
-      deferred.map((d) => ({ file: d.file, id: d.name.slice(0, -3) })),
-      CHECKPOINT_CAP,
-      this.text.on,
-      {
-        here,
-        fromWorker: (at, file, paths) => {
-          if (!file) return -1;
-          const d = deferred[at];
-          if (file.stat.size > CHECKPOINT_CAP) {
-            // A worker reads the first CHECKPOINT_CAP bytes only: a bigger file is read here, every section kept.
-            const read = readCheckpointTextSync(d.file);
-            if (read) {
-              this.unsavedWork += read.stat.size;
-              this.putCheckpoint(d.scope, d.name, read.stat, read.text);
-              stats.checkpointsParsed += 1;
-            }
-            return -1;
-          }
-          this.unsavedWork += file.stat.size;
-          const id = this.checkpoints.put(
-            d.scope.id,
-            d.name,
-            file.stat,
-            file.rec,
-            file.refs.map((ref) => paths.id(ref, resolve)),
-          );
-          stats.checkpointsParsed += 1;
-          return id;
-        },
-        workerLists: (lists, ids, terms) => this.text.putBatch(lists, ids, terms),
-        termsHere: (at, id) => {
-          // A file changed since it was written here is written again by the next refresh (its stat moved).
-          const d = deferred[at];
-          const again = readCheckpointTextSync(d.file);
-          const search = again && indexRecord(again.text, d.name.slice(0, -3)).search;
-          if (search) this.text.put('checkpoint', id, search);
-        },
+  /** How a cold build's deferred read writes what it reads (coldBuild.ts). */
+  private coldSink(): ColdSink {
+    return {
+      putWhole: (d, st, text) => {
+        this.unsavedWork += st.size;
+        this.putCheckpoint(d.scope, d.name, st, text);
       },
-      this.opts.workers,
-    );
-    stats.checkpointsReadInWorkers += read.byWorkers;
-    this.sliceStart = performance.now();
-    return read;
+      putRead: (d, st, rec, pathIds) => {
+        this.unsavedWork += st.size;
+        return this.checkpoints.put(d.scope, d.name, st, rec, pathIds);
+      },
+      paths: this.paths,
+      text: this.text,
+      breathe: () => this.breathe(),
+    };
   }
 
   private forgetScope(scope: string, stats: RefreshStats): void {
