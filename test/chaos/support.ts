@@ -182,7 +182,7 @@ export function walk(root: string): Entry[] {
 // ---- reading the vault without Baton's parsers ---------------------------------
 
 // After the agent, a note's origin (machine=…, agent_session=…; docs/vault-format.md).
-export const NOTE_LINE = /^- (.*) <!-- ts=([0-9]+) agent=(\S*)(?: [a-z_]+=\S*)* -->$/;
+export const NOTE_LINE = /^- (.*?)(?: <!-- [a-z_]+=[^>]* -->)? <!-- ts=([0-9]+) agent=(\S*)(?: [a-z_]+=\S*)* -->$/;
 export const isCheckpointName = (name: string): boolean => /^[0-9]{8}-.*\.md$/.test(name);
 
 export interface RawNote {

@@ -94,7 +94,7 @@ describe('agents inside VS Code', () => {
     const result = await vscode.lm.invokeTool('baton_note', { input: { text: 'copilot tried the retry wrapper', project: 'lmtools' }, toolInvocationToken: undefined });
     assert.match(textOf(result), /Noted in lmtools as copilot/);
     const notes = fs.readFileSync(path.join(scopeDir('lmtools'), 'uncommitted.md'), 'utf8');
-    assert.match(notes, /- copilot tried the retry wrapper <!-- ts=\d+ agent=copilot(?: [a-z_]+=\S*)* -->/);
+    assert.match(notes, /- copilot tried the retry wrapper (?:<!-- [a-z_]+=[^>]* --> )?<!-- ts=\d+ agent=copilot -->/);
 
     const resume = await vscode.lm.invokeTool('baton_resume', { input: { project: 'lmtools' }, toolInvocationToken: undefined });
     assert.match(textOf(resume), /\n {2}- copilot, \d+[smhd] ago:\n {4}> copilot tried the retry wrapper\n/, 'the note is quoted under who wrote it');

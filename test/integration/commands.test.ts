@@ -139,7 +139,7 @@ describe('commands', () => {
     const r = await vscode.commands.executeCommand<{ durable: boolean }>('baton.addNote', { project: 'notes-ext', text: 'the refund mock needs the idempotency header' });
     assert.deepStrictEqual(r, { durable: true });
     const notes = fs.readFileSync(path.join(scopeDir('notes-ext'), 'uncommitted.md'), 'utf8');
-    assert.ok(new RegExp(`^- the refund mock needs the idempotency header <!-- ts=\\d+ agent=${PERSON} machine=[0-9a-f]{16} -->$`, 'm').test(notes), notes);
+    assert.ok(new RegExp(`^- the refund mock needs the idempotency header <!-- machine=[0-9a-f]{16} --> <!-- ts=\\d+ agent=${PERSON} -->$`, 'm').test(notes), notes);
   });
 
   it('Close on an abandoned session writes the auto-closed checkpoint and the item disappears', async () => {

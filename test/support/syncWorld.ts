@@ -46,7 +46,7 @@ export function notesIn(vault: string): { open: string[]; folded: string[] } {
     if (rel.endsWith('/uncommitted.md')) {
       for (const l of lines) {
         // After the agent, a note's origin (machine=…, agent_session=…).
-        const m = /^- (.*) <!-- ts=\d+ agent=\S+(?: [a-z_]+=\S*)* -->$/.exec(l);
+        const m = /^- (.*?)(?: <!-- [a-z_]+=[^>]* -->)? <!-- ts=\d+ agent=\S+(?: [a-z_]+=\S*)* -->$/.exec(l);
         if (m) open.push(m[1]);
       }
     } else if (/\/\d{8}-[^/]*\.md$/.test(rel)) {

@@ -88,7 +88,7 @@ describe('edit and session hooks of every host, run as the host runs them', func
       ['- edited: src/cart.ts', '- edited: src/sub/new.ts', '- edited: analysis.ipynb', '- edited: src/relative.ts', '- edited: keys/[REDACTED].txt', '- edited: src/evil.ts'],
     );
     assert.ok(
-      lines.every((l) => / <!-- ts=\d+ agent=claude-code(?: [a-z_]+=\S*)* -->$/.test(l)),
+      lines.every((l) => / (?:<!-- [a-z_]+=[^>]* --> )?<!-- ts=\d+ agent=claude-code -->$/.test(l)),
       lines.join('\n'),
     );
     assert.ok(!notes().includes(root), 'no absolute path of this machine in the vault');
@@ -231,6 +231,8 @@ describe('edit and session hooks of every host, run as the host runs them', func
     const stop = commandFor('claude-code', 'Stop');
     for (let i = 0; i < 3; i++) run(stop, { session_id: 's-4', cwd: repo, hook_event_name: 'Stop', stop_hook_active: false });
     run(commandFor('cursor', 'stop'), { conversation_id: 'c-1', workspace_roots: [repo], hook_event_name: 'stop', cursor_version: '2.0.77', status: 'aborted' });
+    // Copilot CLI 1.0.102's agentStop, as it sent it in the agents' tier: the reason is its stopReason.
+    run(commandFor('copilot', 'agentStop'), { sessionId: 'p-1', timestamp: Date.now(), cwd: repo, transcriptPath: '', stopReason: 'end_turn', stop_hook_active: false });
     // A session Baton saw start: its end is noted (one that never started is not, lifecycle.test.ts).
     run(commandFor('codex', 'SessionStart'), { session_id: 'x-2', cwd: repo, hook_event_name: 'SessionStart', source: 'startup' });
     const started = Date.now();
@@ -241,7 +243,7 @@ describe('edit and session hooks of every host, run as the host runs them', func
       .split('\n')
       .filter((l) => l.startsWith('- '))
       .map((l) => l.replace(/ <!--.*/, ''));
-    assert.deepEqual(said, ['- lifecycle: stopped', '- lifecycle: stopped (aborted)', '- lifecycle: session ended (exit)']);
+    assert.deepEqual(said, ['- lifecycle: stopped', '- lifecycle: stopped (aborted)', '- lifecycle: stopped (end_turn)', '- lifecycle: session ended (exit)']);
   });
 
   it("a Claude hook run by Cursor or VS Code answers that host, records its agent, and stays silent when the host's own hook is installed", async () => {
@@ -257,8 +259,8 @@ describe('edit and session hooks of every host, run as the host runs them', func
     const claudeEdit = commandFor('claude-code', 'PostToolUse');
     run(claudeEdit, { sessionId: 'v-1', hookEventName: 'PostToolUse', cwd: repo, tool_name: 'editFiles', tool_input: { files: [path.join(repo, 'src', 'vs.ts')] } });
     run(claudeEdit, { conversation_id: 'c-9', workspace_roots: [repo], hook_event_name: 'afterFileEdit', cursor_version: '2.0.77', file_path: path.join(repo, 'src', 'cur.ts') });
-    assert.match(notes(), /- edited: src\/vs\.ts <!-- ts=\d+ agent=copilot(?: [a-z_]+=\S*)* -->/);
-    assert.match(notes(), /- edited: src\/cur\.ts <!-- ts=\d+ agent=cursor(?: [a-z_]+=\S*)* -->/);
+    assert.match(notes(), /- edited: src\/vs\.ts (?:<!-- [a-z_]+=[^>]* --> )?<!-- ts=\d+ agent=copilot -->/);
+    assert.match(notes(), /- edited: src\/cur\.ts (?:<!-- [a-z_]+=[^>]* --> )?<!-- ts=\d+ agent=cursor -->/);
     // Cursor's own hook installed too: the borrowed Claude hook stays silent, Cursor's answers once.
     const cursorStart = commandFor('cursor', 'sessionStart');
     assert.deepEqual([run(claudeStart, cursorPayload).stdout], ['']);

@@ -66,7 +66,7 @@ describe('the edit hook loads only the hook door', function () {
       }
       assert.match(
         fs.readFileSync(path.join(vault, 'sessions', 'kestrel', 'uncommitted.md'), 'utf8'),
-        /- edited: src\/cart\.ts <!-- ts=\d+ agent=claude-code(?: [a-z_]+=\S*)* -->/,
+        /- edited: src\/cart\.ts (?:<!-- [a-z_]+=[^>]* --> )?<!-- ts=\d+ agent=claude-code -->/,
       );
     } finally {
       fs.rmSync(root, { recursive: true, force: true });

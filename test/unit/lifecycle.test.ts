@@ -59,8 +59,8 @@ describe('lifecycle notes', () => {
     await sessionEnd(env('claude-code'), payload({ sessionId: 's-1', transcriptPath: transcript, reason: 'prompt_input_exit' }));
 
     assert.ok(!notes().includes(transcript) && !notes().includes(work), 'no path of this machine in uncommitted.md');
-    assert.match(notes(), /- lifecycle: stopped <!-- ts=\d+ agent=claude-code(?: [a-z_]+=\S*)* -->/);
-    assert.match(notes(), /- lifecycle: session ended \(prompt_input_exit\) <!-- ts=\d+ agent=claude-code(?: [a-z_]+=\S*)* -->/);
+    assert.match(notes(), /- lifecycle: stopped (?:<!-- [a-z_]+=[^>]* --> )?<!-- ts=\d+ agent=claude-code -->/);
+    assert.match(notes(), /- lifecycle: session ended \(prompt_input_exit\) (?:<!-- [a-z_]+=[^>]* --> )?<!-- ts=\d+ agent=claude-code -->/);
 
     const text = renderHandover(await v.baton.resume('kestrel'), v.clock.now());
     assert.match(text, /Uncommitted working notes \(1\):/);

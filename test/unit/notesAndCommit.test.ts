@@ -23,8 +23,8 @@ describe('working notes and commit', () => {
     const machine = await v.baton.machine();
     assert.match(machine, /^[0-9a-f]{16}$/);
     assert.deepEqual(lines, [
-      `- the annual toggle belongs in PricingTable <!-- ts=${v.clock.t - 5} agent=claude machine=${machine} -->`,
-      `- vitest needs jsdom for the test <!-- ts=${v.clock.t} agent=cursor machine=${machine} -->`,
+      `- the annual toggle belongs in PricingTable <!-- machine=${machine} --> <!-- ts=${v.clock.t - 5} agent=claude -->`,
+      `- vitest needs jsdom for the test <!-- machine=${machine} --> <!-- ts=${v.clock.t} agent=cursor -->`,
     ]);
     const view = await v.baton.sessions('kestrel');
     assert.deepEqual(
