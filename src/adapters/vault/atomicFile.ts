@@ -49,18 +49,64 @@ const tempPath = (target: string): string => path.join(path.dirname(target), `.$
 // ELOOP: a symbolic link where a file opened O_NOFOLLOW was expected.
 const UNWRITABLE = new Set(['EACCES', 'EPERM', 'EROFS', 'ENOSPC', 'EDQUOT', 'ENOTDIR', 'EISDIR', 'ELOOP']);
 
+/** Why the disk took nothing, in the person's words: a full disk or quota is freed, not chmodded. */
+function fullDisk(code: string): string {
+  return code === 'EDQUOT' ? 'the disk quota of this user is used up' : 'the disk holding the vault has no free space or no free inodes left';
+}
+
 /** Turns "the folder would not take it" into an error that says so and what to do. */
 export function asWriteError(err: unknown, target: string): unknown {
   const code = (err as NodeJS.ErrnoException)?.code ?? '';
+  if (code === 'ENOSPC' || code === 'EDQUOT') {
+    return new VaultWriteError(
+      `The vault could not write ${target} (${code}): ${fullDisk(code)}, so nothing was written. ` +
+        'Free some (df -h and df -i show which), then retry; notes kept pending are written out by: baton index',
+      code,
+    );
+  }
   if (UNWRITABLE.has(code)) {
     return new VaultWriteError(`The vault refused a write to ${target} (${code}). Make the folder writable (or free space), then run: baton index`, code);
   }
   return err;
 }
 
+/**
+ * Makes `dir` and its missing parents one level at a time, so a failure is
+ * the one mkdir(2) gave. Node's recursive mkdir, when a parent cannot be made
+ * (ENOSPC: no inode left for it), stats that parent and reports the stat's
+ * ENOENT instead: "no such file or directory" for a full disk.
+ */
+async function mkdirEach(dir: string): Promise<void> {
+  const missing: string[] = [];
+  for (let d = dir; ; d = path.dirname(d)) {
+    try {
+      await fs.promises.stat(d);
+      break;
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
+      missing.push(d);
+      if (path.dirname(d) === d) break;
+    }
+  }
+  for (const d of missing.reverse()) {
+    try {
+      await fs.promises.mkdir(d, { mode: DIR_MODE });
+    } catch (err) {
+      // Made by another writer in between: as good as made here.
+      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+    }
+  }
+}
+
 export async function ensureDir(dir: string): Promise<void> {
   try {
-    await fs.promises.mkdir(dir, { recursive: true, mode: DIR_MODE });
+    try {
+      await fs.promises.mkdir(dir, { recursive: true, mode: DIR_MODE });
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
+      // mkdir -p makes what is missing, so its ENOENT hides the real failure (or a parent removed meanwhile): ask each level.
+      await mkdirEach(dir);
+    }
   } catch (err) {
     // mkdir -p says EEXIST only when a file stands where a folder must be.
     if ((err as NodeJS.ErrnoException).code === 'EEXIST') throw asWriteError(Object.assign(err as Error, { code: 'ENOTDIR' }), dir);
