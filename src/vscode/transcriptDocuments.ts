@@ -3,8 +3,8 @@
 // editor on the real file would let a stray keystroke and Ctrl+S rewrite it.
 // Only paths Open Transcript checked and handed over are served, so another
 // extension cannot use this scheme to read arbitrary files through Baton.
-import * as fs from 'fs';
 import * as vscode from 'vscode';
+import { transcriptText } from '../app/transcriptText';
 import { TRANSCRIPT_SCHEME } from './ids';
 import { Disposable } from './lifecycle';
 
@@ -35,10 +35,11 @@ export class TranscriptDocuments extends Disposable implements vscode.TextDocume
     return vscode.window.showTextDocument(uri, { preview: true });
   }
 
-  async provideTextDocumentContent(uri: vscode.Uri): Promise<string> {
+  provideTextDocumentContent(uri: vscode.Uri): string {
     if (!this.allowed.has(uri.toString())) return 'Open this transcript with Baton: Open Transcript on its checkpoint.';
     try {
-      return await fs.promises.readFile(uri.fsPath, 'utf8');
+      // Not fs.readFile: the file may have become a FIFO or a link to /dev/zero since Open Transcript checked it (transcriptText.ts).
+      return transcriptText(uri.fsPath, TRANSCRIPT_LIMIT);
     } catch (err) {
       return `The transcript could not be read: ${err instanceof Error ? err.message : String(err)}`;
     }
