@@ -42,6 +42,8 @@ export interface VaultPort {
   recentNotes(scope: string): Promise<NoteLine[]>;
   /** One O_APPEND line: the cost does not grow with the notes already there. */
   appendNote(scope: string, note: NoteLine): Promise<void>;
+  /** Several lines in one O_APPEND write, all or none (an edit hook's files): one write, not one per line. */
+  appendNotes(scope: string, notes: readonly NoteLine[]): Promise<void>;
   /**
    * Takes folded notes out of `uncommitted.md` (each once per time listed),
    * keeping every other line as it is (open notes, lines written by hand);

@@ -143,14 +143,24 @@ export class FsVault implements VaultPort {
     return readRecentNotes(path.join(this.scopeDir(scope), NOTES_FILE), RECENT_BYTES);
   }
 
-  async appendNote(scope: string, note: NoteLine): Promise<void> {
+  appendNote(scope: string, note: NoteLine): Promise<void> {
+    return this.appendNotes(scope, [note]);
+  }
+
+  /**
+   * Every line in one O_APPEND write, all of them or none (a short write is
+   * cut back): an edit hook naming 100,000 files costs one open and one
+   * write, not 100,000 of each. Each line is whole, as `appendNote`'s is.
+   */
+  async appendNotes(scope: string, notes: readonly NoteLine[]): Promise<void> {
+    if (notes.length === 0) return;
     const dir = this.plainScopeDir(scope);
     const file = path.join(dir, NOTES_FILE);
-    const line = renderNoteLine(note);
-    if (await appendExisting(file, line)) return;
-    // First note of the scope: header and line arrive in one exclusive create.
+    const lines = notes.map(renderNoteLine).join('');
+    if (await appendExisting(file, lines)) return;
+    // First note of the scope: header and lines arrive in one exclusive create.
     await ensureDir(dir);
-    if (!(await createExclusive(file, notesHeader(scope.split('/')[0]) + line)) && !(await appendExisting(file, line))) {
+    if (!(await createExclusive(file, notesHeader(scope.split('/')[0]) + lines)) && !(await appendExisting(file, lines))) {
       throw new BatonError('failed', `${file} vanished while a note was being added; retry.`);
     }
   }
@@ -215,17 +225,18 @@ export class FsVault implements VaultPort {
 }
 
 /**
- * One O_APPEND write to a file that must already exist (no O_CREAT, so a new
- * file always gets its header). False when the file is not there.
+ * One O_APPEND write of `lines` (whole lines, each ending in a newline) to a
+ * file that must already exist (no O_CREAT, so a new file always gets its
+ * header). False when the file is not there.
  *
  * When the file does not end in a newline (a line torn by a power cut or a
- * full disk, or an editor that saved without one), the note starts on a line
- * of its own: glued to the torn line it would not parse, and an acknowledged
- * note would be lost. Checking costs one stat and a one-byte read, whatever
- * the file's size. Callers hold the scope lock, so no other append can land
- * between the check and the write.
+ * full disk, or an editor that saved without one), the notes start on a line
+ * of their own: glued to the torn line the first would not parse, and an
+ * acknowledged note would be lost. Checking costs one stat and a one-byte
+ * read, whatever the file's size. Callers hold the scope lock, so no other
+ * append can land between the check and the write.
  */
-async function appendExisting(file: string, line: string): Promise<boolean> {
+async function appendExisting(file: string, lines: string): Promise<boolean> {
   // A file descriptor, not a FileHandle: see fsCalls.ts.
   let fd: number;
   try {
@@ -243,18 +254,24 @@ async function appendExisting(file: string, line: string): Promise<boolean> {
       await fsCalls.read(fd, last, 0, 1, size - 1);
       if (last[0] !== 0x0a) lead = '\n';
     }
-    const bytes = Buffer.from(lead + line, 'utf8');
+    const bytes = Buffer.from(lead + lines, 'utf8');
+    // One write(2) in practice; the rest of a partial one (Linux caps a
+    // write near 2 GiB, a signal can cut one short) goes in the next.
     let written = 0;
     try {
-      ({ bytesWritten: written } = await fsCalls.write(fd, bytes, 0, bytes.length));
+      while (written < bytes.length) {
+        const { bytesWritten } = await fsCalls.write(fd, bytes, written, bytes.length - written);
+        if (bytesWritten <= 0) break;
+        written += bytesWritten;
+      }
     } catch (err) {
       await cutBack(fd, size);
       throw err;
     }
     if (written !== bytes.length) {
-      // A short write: the disk filled up part way through the line. The
-      // part that landed is cut off again, so no torn line is left to be read
-      // as a note or to swallow the next one, and the note is not acknowledged.
+      // The disk filled up part way through. The part that landed is cut
+      // off again, so no torn line is left to be read as a note or to
+      // swallow the next one, and no note of it is acknowledged.
       await cutBack(fd, size);
       throw Object.assign(new Error(`short write: ${written} of ${bytes.length} bytes`), { code: 'ENOSPC' });
     }
