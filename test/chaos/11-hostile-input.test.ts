@@ -16,7 +16,7 @@ import * as fs from 'fs';
 import * as path from 'path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { CLI, ensureBuilt, removeTree, tempRoot } from './support';
+import { CLI, ensureBuilt, log, removeTree, tempRoot } from './support';
 
 const cli = (): string => process.env.CHAOS_HOSTILE_CLI || CLI;
 /** A failure bound: each of these ends in about a second when Baton is right. */
@@ -201,8 +201,11 @@ describe('chaos 11: hostile input from a repository or an agent', function () {
     );
     assert.ok(!r.timedOut, 'the edit hook was still running after 150 s (killed)');
     assert.equal(r.code, 0, r.stderr);
+    // Every one whole (one append for all of them: the line as a note of its own would be), each once.
     const notes = fs.readFileSync(path.join(w.vault, 'sessions', 'patch', 'uncommitted.md'), 'utf8');
-    assert.equal(notes.match(/^- edited: gen\/f[0-9]+\.ts /gm)?.length, n);
+    const named = [...notes.matchAll(/^- edited: (gen\/f[0-9]+\.ts) (?:<!-- [^\n]*?-->)? ?<!-- ts=[0-9]+ agent=codex[^\n]*-->$/gm)].map((m) => m[1]);
+    assert.equal(named.length, n);
+    assert.equal(new Set(named).size, n);
   });
 
   it('a settings file that is a symlink (a dotfiles repository): connect edits the target and keeps the link', async () => {
@@ -279,13 +282,31 @@ describe('chaos 11: hostile input from a repository or an agent', function () {
       const client = new Client({ name: 'chaos', version: '1' });
       await client.connect(new StdioClientTransport({ command: process.execPath, args: [cli(), 'mcp'], cwd: vault, env: vaultEnv as Record<string, string>, stderr: 'pipe' }));
       try {
-        const started = Date.now();
-        const big = client.callTool({ name: 'search', arguments: { query: 'ACGT'.repeat(250_000) } }, undefined, { timeout: BOUND_MS });
-        const small = client.callTool({ name: 'search', arguments: { query: 'halfway' } }, undefined, { timeout: BOUND_MS });
-        const [b, s] = await Promise.all([big, small]);
-        assert.ok(!b.isError && !s.isError, JSON.stringify([b, s]).slice(0, 400));
-        assert.match(JSON.stringify(s.content), /1 match/);
-        assert.ok(Date.now() - started < BOUND_MS);
+        // Each huge query is sent first and a small search right behind it: both must be answered (the times are
+        // logged, not asserted; the issue measured a 1 MB query spinning for over 11 minutes, every request behind it waiting).
+        const huge: [string, string][] = [
+          ['a 1 MB word', 'ACGT'.repeat(250_000)],
+          ['the 100,000-letter word', word],
+          ['1 MB of distinct words', Array.from({ length: 120_000 }, (_, i) => `w${i.toString(36)}`).join(' ')],
+        ];
+        const first = Date.now();
+        await client.callTool({ name: 'search', arguments: { query: 'halfway' } }, undefined, { timeout: BOUND_MS });
+        const times = [`first search (it builds the index) ${Date.now() - first} ms`];
+        for (const [what, query] of huge) {
+          const started = Date.now();
+          const answered: string[] = [];
+          const big = client
+            .callTool({ name: 'search', arguments: { query } }, undefined, { timeout: BOUND_MS })
+            .finally(() => answered.push(`${what} ${Date.now() - started} ms`));
+          const small = client
+            .callTool({ name: 'search', arguments: { query: 'halfway' } }, undefined, { timeout: BOUND_MS })
+            .finally(() => answered.push(`small ${Date.now() - started} ms`));
+          const [b, s] = await Promise.all([big, small]);
+          assert.ok(!b.isError && !s.isError, `${what}: ${JSON.stringify([b, s]).slice(0, 400)}`);
+          assert.match(JSON.stringify(s.content), /1 match/);
+          times.push(answered.join(', '));
+        }
+        log(`chaos 11 MCP: ${times.join('; ')}`);
       } finally {
         await client.close();
       }
