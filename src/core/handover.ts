@@ -13,7 +13,8 @@ import { workingNotes } from './lifecycle';
 import { QUOTED_INTRO, ident, quote, quoteItem } from './quoted';
 import { START_BUDGET_TOKENS } from './requestBudget';
 import { renderAlsoWorking, whoseOf, type LiveSession } from './whose';
-import { threadOf, type Thread, type ThreadItem } from './thread';
+import { originOf, threadOf, type Thread, type ThreadItem } from './thread';
+import { shortMachine } from './origin';
 import { age, day } from './time';
 
 export interface HandoverInput {
@@ -42,7 +43,25 @@ export const FULL_DECISIONS = 20;
 
 const prose = (title: string, text: string): string[] => (text.trim() ? [`${title}:`, ...quote(text)] : []);
 const bullets = (title: string, items: string[]): string[] => (items.length ? [title.endsWith(':') ? title : `${title}:`, ...items.flatMap((i) => quoteItem(i))] : []);
-const noteLines = (notes: readonly Note[], now: number): string[] => notes.flatMap((n) => [`  - ${ident(n.agent)}, ${age(now - n.ts)} ago:`, ...quote(n.text, '    ')]);
+/** Each note under its agent, and its machine when the notes come from several (a team's vault: everyone's agent has one name). */
+const noteLines = (notes: readonly Note[], now: number): string[] => {
+  const several = new Set(notes.map((n) => n.machine).filter(Boolean)).size > 1;
+  return notes.flatMap((n) => [
+    `  - ${ident(n.agent)}${several && n.machine ? ` (machine ${ident(shortMachine(n.machine))})` : ''}, ${age(now - n.ts)} ago:`,
+    ...quote(n.text, '    '),
+  ]);
+};
+
+/**
+ * The latest checkpoint's author as its line names it: agent, hand-off target,
+ * and its machine when the thread it heads was written on several.
+ */
+function latestBy(cp: Checkpoint, thread: Thread): string {
+  const machine = originOf(cp).machine;
+  const several = new Set([machine, ...thread.deadEnds.map((i) => i.machine), ...thread.decisions.map((i) => i.machine)].filter(Boolean)).size > 1;
+  const who = cp.handoffTo ? `${ident(cp.agent)} → ${ident(cp.handoffTo)}` : ident(cp.agent);
+  return several && machine ? `${who} (machine ${ident(shortMachine(machine))})` : who;
+}
 /**
  * Open notes as the hand-over lists them: the hooks' `edited:` notes (one a
  * file, see edits.ts) are no news to read one by one, so each agent's become
@@ -114,7 +133,7 @@ export function renderHandover(h: HandoverInput, now: number, o: { all?: string 
   const open = workingNotes(h.uncommitted);
   if (cp || open.length) out.push(QUOTED_INTRO, '');
   if (cp) {
-    const who = cp.handoffTo ? `${ident(cp.agent)} → ${ident(cp.handoffTo)}` : ident(cp.agent);
+    const who = latestBy(cp, thread);
     const kind = cp.autoClosed
       ? ' (auto-closed: nobody reviewed it)'
       : cp.extra.capture === 'extractive'
@@ -175,7 +194,7 @@ export function renderStartHandover(h: HandoverInput, now: number, o: { budget: 
   const thread = threadOfInput(h);
   const open = workingNotes(h.uncommitted);
   const head = [`# Hand-over — ${ident(h.project)}`, '', QUOTED_INTRO, ''];
-  if (cp) head.push(`Latest checkpoint ${ident(cp.session)} by ${ident(cp.agent)}${cp.handoffTo ? ` → ${ident(cp.handoffTo)}` : ''}, ${age(now - cp.ts)} ago.`, '');
+  if (cp) head.push(`Latest checkpoint ${ident(cp.session)} by ${latestBy(cp, thread)}, ${age(now - cp.ts)} ago.`, '');
   else head.push('No checkpoint yet in this project.', '');
   type Block = { name: string; lines: string[] } | { name: string; items: ThreadItem[]; heading: string };
   // After the dead ends, what the next session acts on: reserved room, so a long thread cannot push it out.

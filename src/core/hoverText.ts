@@ -11,6 +11,7 @@
 import { claudeSessionOf } from './claudeSession';
 import type { Checkpoint, Touch } from './model';
 import { age } from './time';
+import { machineOf, whoseAmong } from './whose';
 
 /** The commands a hover may link to; the VS Code layer enables exactly these. */
 export const HOVER_COMMANDS = ['baton.openCheckpoint', 'baton.resume', 'baton.showFileCheckpoints', 'baton.resumeInClaudeCode'] as const;
@@ -34,6 +35,8 @@ export interface HoverInput {
   now: number;
   /** The file's URI as a string, for "show all". */
   file: string;
+  /** This machine's id: the byline says whose a checkpoint is when the file's come from several machines. */
+  here?: string;
 }
 
 export const DETAILED = 3;
@@ -49,9 +52,14 @@ export const text = (value: string): HoverBlock => ({ kind: 'text', value: value
 export function buildHover(h: HoverInput): HoverBlock[] {
   if (h.entries.length === 0) return [];
   const out: HoverBlock[] = [markup(`**Baton** · ${h.total === 1 ? '1 checkpoint' : `${h.total} checkpoints`} touched this file\n\n`)];
-  h.entries.slice(0, DETAILED).forEach((e, i) => {
+  const detailedOnes = h.entries.slice(0, DETAILED);
+  const whose = whoseAmong(
+    detailedOnes.map((e) => machineOf(e.checkpoint?.extra)),
+    h.here ?? '',
+  );
+  detailedOnes.forEach((e, i) => {
     out.push(markup('---\n\n'));
-    out.push(...detailed(e, h.now, i === 0));
+    out.push(...detailed(e, h.now, i === 0, whose(machineOf(e.checkpoint?.extra))));
   });
   const rest = h.entries.slice(DETAILED, DETAILED + LISTED);
   if (rest.length) {
@@ -71,11 +79,11 @@ export function buildHover(h: HoverInput): HoverBlock[] {
   return out;
 }
 
-function detailed(e: HoverEntry, now: number, newest: boolean): HoverBlock[] {
+function detailed(e: HoverEntry, now: number, newest: boolean, whose: string): HoverBlock[] {
   const t = e.touch;
   const cp = e.checkpoint;
   const out: HoverBlock[] = [markup('**'), text(cp?.task || t.task || cp?.next || t.session), markup('**\n\n')];
-  out.push(...byline({ agent: t.agent, handoffTo: cp?.handoffTo, ts: t.ts, project: t.project, autoClosed: cp?.autoClosed }, now, e.changedSince));
+  out.push(...byline({ agent: t.agent, handoffTo: cp?.handoffTo, ts: t.ts, project: t.project, autoClosed: cp?.autoClosed, whose }, now, e.changedSince));
   if (cp) {
     out.push(...list("Didn't work", cp.failed));
     out.push(...list('Decided', cp.decisions));
@@ -87,9 +95,14 @@ function detailed(e: HoverEntry, now: number, newest: boolean): HoverBlock[] {
   return out;
 }
 
-/** Who and when (`agent → handoff · 2d ago · project`), and a warning when the file has moved on since. */
-export function byline(c: { agent: string; handoffTo?: string; ts: number; project: string; autoClosed?: boolean }, now: number, changedSince: boolean): HoverBlock[] {
+/** Who and when (`agent → handoff · machine 3f9c2a1b · 2d ago · project`), and a warning when the file has moved on since. */
+export function byline(
+  c: { agent: string; handoffTo?: string; ts: number; project: string; autoClosed?: boolean; whose?: string },
+  now: number,
+  changedSince: boolean,
+): HoverBlock[] {
   const out: HoverBlock[] = [text(c.handoffTo ? `${c.agent} → ${c.handoffTo}` : c.agent)];
+  if (c.whose) out.push(markup(' · '), text(c.whose));
   out.push(markup(` · ${age(now - c.ts)} ago · `), text(c.project));
   if (c.autoClosed) out.push(markup(' · *auto-closed: nobody reviewed this session*'));
   out.push(markup('\n\n'));

@@ -45,6 +45,8 @@ export interface LineHoverInput {
   now: number;
   /** Git shows a commit to this file after the checkpoint. */
   changedSince: boolean;
+  /** Whose the session was, when the file's sessions come from several machines (whose.ts); else "". */
+  whose?: string;
 }
 
 /** The hover of a line some session wrote: that checkpoint, its dead ends and decisions, links to open or resume it. */
@@ -53,7 +55,7 @@ export function buildLineHover(h: LineHoverInput): HoverBlock[] {
   const lines = h.start === h.end ? `line ${h.start}` : `lines ${h.start}–${h.end}`;
   const out: HoverBlock[] = [markup(`**Baton** · ${lines} written in this session\n\n---\n\n`)];
   out.push(markup('**'), text(taskOf(cp)), markup('**\n\n'));
-  out.push(...byline(cp, h.now, h.changedSince));
+  out.push(...byline({ ...cp, whose: h.whose }, h.now, h.changedSince));
   out.push(...list("Didn't work", cp.failed), ...list('Decided', cp.decisions), ...list('Verified', cp.verified));
   if (cp.next) out.push(markup('**Next:** '), text(cp.next), markup('\n\n'));
   out.push(...checkpointLinks(cp.slug, cp.project, claudeSessionOf(cp) !== undefined));

@@ -24,6 +24,22 @@ export function whoseLabel(machine: string | undefined, here: string): string {
   return machine === here ? 'this machine' : `machine ${shortMachine(machine)}`;
 }
 
+/** A checkpoint's machine as its frontmatter holds it, when it is one Baton could have written. */
+export const machineOf = (extra: Record<string, unknown> | undefined): string | undefined => {
+  const m = extra?.machine;
+  return typeof m === 'string' && /^[A-Za-z0-9_-]{1,128}$/.test(m) ? m : undefined;
+};
+
+/**
+ * Whose each of a list's items is ("this machine", "machine 3f9c2a1b"), when
+ * they and this machine are more than one machine; else "" for every item, so
+ * a person alone sees what they always saw.
+ */
+export function whoseAmong(machines: readonly (string | undefined)[], here: string): (machine: string | undefined) => string {
+  const several = new Set([here, ...machines].filter(Boolean)).size > 1;
+  return (machine) => (several ? whoseLabel(machine, here) : '');
+}
+
 /** Whether the sessions come from more than one machine (this one counted): only then is the machine worth a word. */
 export const severalMachines = (sessions: readonly OpenSession[], here: string): boolean => new Set([here, ...sessions.map((s) => s.machine)].filter(Boolean)).size > 1;
 

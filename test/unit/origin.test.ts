@@ -14,6 +14,11 @@ import { machineId } from '../../src/adapters/vault/machineId';
 import { personNameNow } from '../../src/app/personName';
 import { personAgentName } from '../../src/core/names';
 import { renderHandover, renderSessions } from '../../src/core/handover';
+import { buildHover, type HoverBlock } from '../../src/core/hoverText';
+import { buildLineHover } from '../../src/core/lineBlameText';
+import { machineOf, whoseAmong } from '../../src/core/whose';
+import { makeCheckpoint } from './builders';
+import { threadOf } from '../../src/core/thread';
 import { tempDir, tempVault, type TempVault } from './support/tempVault';
 
 const LOGOS = path.join(__dirname, '..', 'fixtures', 'logos', '20260814-143207-claude.md');
@@ -204,6 +209,40 @@ describe('the origin of notes and checkpoints (issue 25)', () => {
       notes.map((n) => n.text.slice(0, 12)),
       ['<!-- a=b <!-', 'kept'],
     );
+  });
+
+  it('says whose in the hover, the line blame and the hand-over where a file or project was written from several machines, never for a person alone', () => {
+    const [HERE, THERE] = ['aaaaaaaaaaaaaaaa', 'bbbbbbbbbbbbbbbb'];
+    const now = 1_800_000_000;
+    const entryOf = (session: string, machine?: string) => {
+      const cp = makeCheckpoint({ session, project: 'kestrel', agent: 'claude-code', ts: now - 60, extra: machine ? { machine } : {} });
+      return { touch: { session, project: 'kestrel', agent: 'claude-code', task: cp.task, matched: 'a.ts', ts: cp.ts, slug: cp.slug }, checkpoint: cp, changedSince: false };
+    };
+    const plain = (blocks: HoverBlock[]): string => blocks.map((b) => (b.kind === 'command' ? b.label : b.value)).join('');
+    const team = plain(buildHover({ entries: [entryOf('s2', THERE), entryOf('s1', HERE)], total: 2, now, file: 'f', here: HERE }));
+    assert.match(team, /claude-code · machine bbbbbbbb · /);
+    assert.match(team, /claude-code · this machine · /);
+    const alone = plain(buildHover({ entries: [entryOf('s2', HERE), entryOf('s1')], total: 2, now, file: 'f', here: HERE }));
+    assert.doesNotMatch(alone, /machine/, 'one machine (and origin-less checkpoints): the hover is as it always was');
+    // A teammate's checkpoints alone still say whose: they and this machine are two.
+    assert.match(plain(buildHover({ entries: [entryOf('s2', THERE)], total: 1, now, file: 'f', here: HERE })), /machine bbbbbbbb/);
+    // A forged machine in a checkpoint's frontmatter is no machine, and never reaches the hover raw.
+    assert.equal(machineOf({ machine: '[x](command:evil)' }), undefined);
+    const cp = entryOf('s3', THERE).checkpoint;
+    const whose = whoseAmong([machineOf(cp.extra), HERE], HERE)(machineOf(cp.extra));
+    assert.match(plain(buildLineHover({ checkpoint: cp, start: 1, end: 2, now, changedSince: false, whose })), /claude-code · machine bbbbbbbb · /);
+    // The hand-over: open notes of two machines say whose each is; the latest checkpoint's machine when its thread spans two.
+    const notes = [
+      { text: 'mine', agent: 'claude-code', ts: now - 30, session: 'x', machine: HERE },
+      { text: 'theirs', agent: 'claude-code', ts: now - 20, session: 'y', machine: THERE },
+    ];
+    const latest = makeCheckpoint({ session: 's9', project: 'kestrel', agent: 'claude-code', ts: now - 10, failed: ['their dead end'], extra: { machine: THERE } });
+    const earlier = makeCheckpoint({ session: 's8', project: 'kestrel', agent: 'claude-code', ts: now - 100, failed: ['my dead end'], extra: { machine: HERE } });
+    const text = renderHandover({ project: 'kestrel', latest, uncommitted: notes, abandoned: [], thread: threadOf([latest, earlier]) }, now);
+    assert.match(text, /Latest checkpoint s9 by claude-code \(machine bbbbbbbb\)/);
+    assert.match(text, /- claude-code \(machine aaaaaaaa\), .* ago:\n {4}> mine/);
+    const solo = renderHandover({ project: 'kestrel', latest: earlier, uncommitted: notes.slice(0, 1), abandoned: [], thread: threadOf([earlier]) }, now);
+    assert.doesNotMatch(solo, /machine/);
   });
 
   it("merges two machines' same words in the same second as two notes, each origin kept", () => {

@@ -58,8 +58,8 @@ export class HoverDetails {
     const now = Date.now();
     const hit = this.built.get(file);
     if (hit && hit.key === key && now - hit.at < BUILT_FOR_MS) return hit.markdown;
-    const markdown = this.entries(uri, touches.slice(0, ENTRIES)).then((entries) => {
-      const blocks = buildHover({ entries, total: touches.length, now: systemClock.now(), file });
+    const markdown = Promise.all([this.entries(uri, touches.slice(0, ENTRIES)), this.here()]).then(([entries, here]) => {
+      const blocks = buildHover({ entries, total: touches.length, now: systemClock.now(), file, here });
       return blocks.length > 0 ? hoverMarkdown(blocks) : undefined;
     });
     this.built.delete(file);
@@ -69,6 +69,11 @@ export class HoverDetails {
     // A failed build is not kept: the next ask tries again.
     markdown.catch(() => this.built.get(file) === entry && this.built.delete(file));
     return markdown;
+  }
+
+  /** This machine's id (kept by the vault adapter after its first read): "" when none, and the hover says no machine. */
+  private here(): Promise<string> {
+    return this.host.session.baton.machine().catch(() => '');
   }
 
   async entries(uri: vscode.Uri, touches: Touch[]): Promise<HoverEntry[]> {

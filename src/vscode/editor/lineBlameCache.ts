@@ -48,6 +48,11 @@ export class LineBlameCache extends Disposable {
   }
 
   /** What is known for this exact version of the document, without waiting; undefined while it is being blamed. */
+  /** This machine's id, for saying whose a session was where the file's come from several machines; "" when none. */
+  machine(): Promise<string> {
+    return this.host.session.baton.machine().catch(() => '');
+  }
+
   peek(doc: vscode.TextDocument): BlameResult | undefined {
     const e = this.entries.get(doc.uri.toString());
     return e && e.version === doc.version ? e.done : undefined;

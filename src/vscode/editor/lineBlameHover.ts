@@ -11,6 +11,7 @@ import * as path from 'path';
 import * as vscode from 'vscode';
 import { rangeAt } from '../../core/agentBlame';
 import { buildLineHover } from '../../core/lineBlameText';
+import { machineOf, whoseAmong } from '../../core/whose';
 import { lastCommits } from '../../app/lastCommits';
 import { systemClock } from '../../app/openBaton';
 import { gitAllowed } from '../config';
@@ -33,9 +34,14 @@ export class LineBlameHoverProvider implements vscode.HoverProvider {
       const a = rangeAt(result.ranges, position.line + 1);
       if (!a) return undefined;
       const file = document.uri.fsPath;
-      const last = gitAllowed() ? await this.history.lastCommitTime(path.dirname(file), file) : 0;
+      const [last, here] = await Promise.all([gitAllowed() ? this.history.lastCommitTime(path.dirname(file), file) : 0, this.cache.machine()]);
       if (token.isCancellationRequested) return undefined;
-      const blocks = buildLineHover({ checkpoint: a.checkpoint, start: a.start, end: a.end, now: systemClock.now(), changedSince: last > a.checkpoint.ts });
+      // Whose, when the sessions that wrote this file come from more than one machine (core/whose.ts).
+      const whose = whoseAmong(
+        result.ranges.map((r) => machineOf(r.checkpoint.extra)),
+        here,
+      )(machineOf(a.checkpoint.extra));
+      const blocks = buildLineHover({ checkpoint: a.checkpoint, start: a.start, end: a.end, now: systemClock.now(), changedSince: last > a.checkpoint.ts, whose });
       return new vscode.Hover(hoverMarkdown(blocks), document.lineAt(position.line).range);
     } catch (err) {
       this.log.error(`Agent blame hover for ${document.uri.fsPath} failed`, err);
