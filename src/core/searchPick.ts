@@ -28,8 +28,8 @@ export function searchPickText(hit: TextHit, now: number): SearchPickText {
   return {
     icon: KIND_ICONS[hit.kind],
     description: `${title} · ${plain(hit.project, 40)} · ${plain(hit.agent, 30)} · ${when}`,
-    // A list's items are a line each in the snippet: kept apart on the one line.
-    detail: `${fieldLabel(hit)}: ${plain(hit.snippet.replace(/\n+/g, ' · '), 200)}`,
+    // One line already: a list's items are apart in it (adapters/search/snippet.ts).
+    detail: `${fieldLabel(hit)}: ${plain(hit.snippet, 200)}`,
   };
 }
 

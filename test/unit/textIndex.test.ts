@@ -326,7 +326,60 @@ describe('snippets', () => {
 
   it('keeps to the field asked for, and shows the start of a field without a match', () => {
     const cut = snippetOf(['retry here', 'nothing\nat all'], terms('retry'), 1);
-    assert.deepEqual(cut, { field: 1, snippet: 'nothing at all', marks: [] });
+    assert.deepEqual(cut, { field: 1, snippet: 'nothing · at all', marks: [] });
+    assert.equal(snippetOf(['- first\n- second'], terms('zebra')).snippet, 'first · second', 'no bullet left at the start');
+  });
+
+  const marked = (cut: { snippet: string; marks: [number, number][] }): string[] => cut.marks.map(([a, b]) => cut.snippet.slice(a, b));
+
+  it("keeps a list's items apart on the one line: a State's folded notes, a list field's items", () => {
+    const state = 'Recorded during the session:\n- fake timers did not help\n- msw intercepts fetch\n- (codex) the\tclock is global';
+    const cut = snippetOf([state], terms('timers', 'fetch', 'clock'));
+    assert.equal(cut.snippet, 'Recorded during the session: fake timers did not help · msw intercepts fetch · (codex) the clock is global');
+    assert.deepEqual(marked(cut), ['timers', 'fetch', 'clock']);
+    // A list field is its items joined by line breaks (core/searchText.ts checkpointSearchFields), indented or not, CRLF too.
+    const failed = snippetOf(['mocking the gateway\r\n  * retrying the payment call\n\n\nstubbing fetch'], terms('gateway', 'payment', 'fetch'));
+    assert.equal(failed.snippet, 'mocking the gateway · retrying the payment call · stubbing fetch');
+    assert.deepEqual(marked(failed), ['gateway', 'payment', 'fetch']);
+  });
+
+  it('cut from the middle of a long list, the window starts with … and its marks still fall on the words', () => {
+    const notes = Array.from({ length: 40 }, (_, i) => `- note number ${i} about nothing`);
+    notes[30] = '- the webhook replay failed';
+    const cut = snippetOf([`Recorded during the session:\n${notes.join('\n')}`], terms('webhook', 'replay'));
+    assert.ok(cut.snippet.startsWith('…') && cut.snippet.endsWith('…'), cut.snippet);
+    assert.match(cut.snippet, /about nothing · the webhook replay failed · note number 31/);
+    assert.deepEqual(marked(cut), ['webhook', 'replay']);
+  });
+
+  it('whatever the text: one line, and every mark on a matched word', () => {
+    const word = fc.constantFrom('retry', 'Payment', 'gateway', 'the', 'é', 'x1');
+    const gap = fc.constantFrom(' ', '\n', '\n- ', '\r\n  * ', '\t', ': \n', '\n\n+ ', '\u2028');
+    const text = fc.array(fc.tuple(gap, word), { maxLength: 60 }).map((parts) => parts.map(([g, w]) => g + w).join(''));
+    const wanted = terms('retry', 'payment');
+    fc.assert(
+      fc.property(text, (t) => {
+        const cut = snippetOf([t], wanted);
+        assert.doesNotMatch(cut.snippet, /[\r\n\t\v\f\u0085\u2028\u2029]/, JSON.stringify(t));
+        for (const w of marked(cut)) assert.ok(wanted.has(termOf(w)), `${JSON.stringify(w)} in ${JSON.stringify(cut.snippet)}`);
+      }),
+      { numRuns: 500 },
+    );
+  });
+
+  it('a search of a checkpoint that folded notes shows them apart', async () => {
+    const v = tempVault();
+    try {
+      await v.baton.note('kestrel', 'claude', 'fake timers did not help');
+      await v.baton.note('kestrel', 'claude', 'msw intercepts fetch');
+      await v.baton.commit({ scope: 'kestrel', agent: 'claude', fields: { task: 'the webhook tests' } });
+      const [hit] = await v.baton.search({ query: 'timers fetch', kind: 'checkpoint' });
+      assert.equal(hit.field, 'state');
+      assert.equal(hit.snippet, 'Recorded during the session: fake timers did not help · msw intercepts fetch');
+      assert.deepEqual(marked(hit), ['timers', 'fetch']);
+    } finally {
+      v.cleanup();
+    }
   });
 });
 

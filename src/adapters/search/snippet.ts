@@ -1,6 +1,8 @@
 // What a search hit shows: the field that matched best and a few words of it
 // around the matches, cut from the record's own text (the index stores none),
-// so the words keep the case and accents they were written with.
+// so the words keep the case and accents they were written with. It is one
+// line: a line break is ` · `, so a list's items (a State's folded notes, the
+// bullets of Didn't work) stay apart where the quick pick and the CLI show it.
 import { eachWord } from './terms';
 
 /** Words a snippet holds at most. */
@@ -45,7 +47,7 @@ export function snippetOf(fields: readonly string[], terms: ReadonlySet<string>,
 
 /** The window of SNIPPET_WORDS words holding the most matches, marked. */
 function cut(text: string, words: Word[]): { snippet: string; marks: [number, number][] } {
-  if (words.length === 0) return { snippet: flat(text.slice(0, 160)), marks: [] };
+  if (words.length === 0) return { snippet: oneLine(text.slice(0, 160), []).text.replace(LEADING_MARKER, '').trim(), marks: [] };
   const size = Math.min(SNIPPET_WORDS, words.length);
   let from = 0;
   let bestValue = -1;
@@ -79,9 +81,44 @@ function cut(text: string, words: Word[]): { snippet: string; marks: [number, nu
   const lead = from === 0 ? '' : '…';
   const tail = to === words.length ? '' : '…';
   const marks: [number, number][] = [];
-  for (let i = from; i < to; i++) if (words[i].hit) marks.push([words[i].start - start + lead.length, words[i].end - start + lead.length]);
-  return { snippet: lead + flat(text.slice(start, end)) + tail, marks };
+  for (let i = from; i < to; i++) if (words[i].hit) marks.push([words[i].start - start, words[i].end - start]);
+  const line = oneLine(text.slice(start, end), marks);
+  return { snippet: lead + line.text + tail, marks: line.marks.map(([a, b]) => [a + lead.length, b + lead.length]) };
 }
 
-/** Line breaks and tabs as spaces, one for one, so the marks' offsets hold. */
-const flat = (s: string): string => s.replace(/[\r\n\t]/g, ' ');
+const LINE_BREAKS = '\\r\\n\\v\\f\\u0085\\u2028\\u2029';
+/** A line break with the blank lines, indentation and list marker (`- `, `* `, `+ `) after it, and the spaces before it. */
+const BREAK = new RegExp(`[^\\S${LINE_BREAKS}]*[${LINE_BREAKS}]\\s*(?:[-*+][^\\S${LINE_BREAKS}]+)?`, 'g');
+const LEADING_MARKER = /^\s*[-*+]\s+/;
+
+/**
+ * `text` on one line, its marks moved with it: each line break (see BREAK)
+ * is ` · `, or a space after a colon (it introduces what follows, as State's
+ * "Recorded during the session:" does its notes); tabs are spaces. A mark is
+ * on a word, never inside a break.
+ */
+function oneLine(text: string, marks: readonly [number, number][]): { text: string; marks: [number, number][] } {
+  let out = '';
+  let at = 0;
+  /** Per break, the first offset after it and how far everything from there moved. */
+  const moves: [number, number][] = [];
+  let by = 0;
+  for (const m of text.matchAll(BREAK)) {
+    out += text.slice(at, m.index);
+    const sep = out.endsWith(':') ? ' ' : ' · ';
+    out += sep;
+    at = m.index + m[0].length;
+    by += sep.length - m[0].length;
+    moves.push([at, by]);
+  }
+  out += text.slice(at);
+  const moved = (x: number): number => {
+    let d = 0;
+    for (const [from, shift] of moves) {
+      if (x < from) break;
+      d = shift;
+    }
+    return x + d;
+  };
+  return { text: out.replace(/\t/g, ' '), marks: marks.map(([a, b]) => [moved(a), moved(b)]) };
+}
