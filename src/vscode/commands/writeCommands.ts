@@ -7,6 +7,7 @@ import type { CheckpointFields } from '../../core/model';
 import { checkpointFields } from '../../app/checkpointFields';
 import { formText, likelyTask, prefillForm } from '../../app/checkpointForm';
 import { commitCheckpoint } from '../../app/commit';
+import { handoffChoices } from '../../app/handoffAgents';
 import { pendingNotesDir } from '../../app/vaultFiles';
 import { systemClock } from '../../app/openBaton';
 import { plainLabel } from '../../core/lensText';
@@ -24,8 +25,6 @@ import type { CheckpointForms } from './checkpointForms';
 import { pickOrType, pickProject } from './pickProject';
 
 const FIELD_KEYS = ['task', 'intent', 'state', 'next', 'decided', 'failed', 'verified', 'blockers', 'files'];
-/** Agents people hand off to most; the vault's own agents are offered first. */
-const COMMON_AGENTS = ['claude', 'codex', 'cursor', 'copilot', 'gemini', 'aider'];
 
 export class WriteCommands {
   constructor(
@@ -133,20 +132,19 @@ export class WriteCommands {
   }
 
   private async pickAgent(): Promise<string | undefined> {
-    const known = new Set<string>();
-    try {
-      for (const c of await this.host.session.baton.continuity()) if (c.lastAgent) known.add(c.lastAgent);
-      const scope = this.host.project.current;
-      if (scope) for (const cp of (await this.host.session.history(scope)).slice(0, 50)) [cp.agent, cp.handoffTo].forEach((a) => a && known.add(a));
-    } catch (err) {
-      this.log.warn(`Listing known agents failed: ${String(err)}`);
-    }
-    known.delete(this.host.agent);
-    const names = [...known, ...COMMON_AGENTS.filter((a) => !known.has(a))];
+    const seen = await this.host.session.lastByAgent().catch((err: unknown) => {
+      this.log.warn(`Listing the vault's agents failed: ${String(err)}`);
+      return [];
+    });
+    const now = systemClock.now();
     return pickOrType({
       title: 'Hand Off to…',
       placeholder: 'Pick an agent or type a name (a person works too)',
-      items: names.map((name) => ({ label: plainLabel(name, 40), description: known.has(name) ? 'seen in this vault' : undefined, value: name })),
+      items: handoffChoices(seen, this.host.agent).map((c) => ({
+        label: plainLabel(c.name, 40),
+        description: c.lastSeen === undefined ? undefined : c.lastSeen > 0 ? `seen in this vault ${age(Math.max(0, now - c.lastSeen))} ago` : 'seen in this vault',
+        value: c.name,
+      })),
       typed: (text) => (text.trim() ? { label: text.trim(), description: 'hand off to this name', value: text.trim() } : undefined),
       typedFirst: true,
       orText: true,
