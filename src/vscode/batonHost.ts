@@ -30,7 +30,7 @@ export interface HostOptions {
 }
 
 /** The vault's views; Agents reads the agents' settings, not the vault, and never waits on it. */
-const VAULT_VIEWS = [Views.projects, Views.checkpoints, Views.abandoned, Views.plans, Views.thisFile];
+const VAULT_VIEWS = [Views.checkpoints, Views.abandoned, Views.plans, Views.thisFile];
 
 function progressOnViews(until: Promise<unknown>): void {
   const settled = until.catch(() => undefined);

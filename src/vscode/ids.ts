@@ -5,7 +5,7 @@
 export const VIEW_CONTAINER = 'baton';
 
 export const Views = {
-  projects: 'baton.projects',
+  /** Every project, the current one open on its checkpoints (it replaced a Projects view that repeated them). */
   checkpoints: 'baton.checkpoints',
   abandoned: 'baton.abandoned',
   plans: 'baton.plans',
@@ -60,6 +60,8 @@ export const ContextValues = {
   /** A This File entry whose checkpoint is bound to a Claude Code session. */
   claudeTouch: 'baton.touch.claudeSession',
   more: 'baton.more',
+  /** The current project before its first checkpoint: a click commits one. */
+  noCheckpoints: 'baton.noCheckpoints',
   /** An agent in the Agents view that Baton is not connected to. */
   agent: 'baton.agent',
   /** An agent with Baton's entries in one of its scopes: it alone offers Disconnect. */
@@ -88,6 +90,8 @@ export const ContextKeys = {
   vaultExists: 'baton.vaultExists',
   /** True while the Checkpoints view is in sight showing a checkpoint: the walkthrough's third step completes when it turns true. */
   checkpointSeen: 'baton.checkpointSeen',
+  /** True while the vault holds an abandoned session: the Abandoned Sessions view shows only then. */
+  hasAbandoned: 'baton.hasAbandoned',
   /** True once a file's checkpoint hover was shown: the walkthrough's last step. */
   fileHovered: 'baton.fileHovered',
   /** True while the active editor is a checkpoint form: its Commit and Discard title actions. */

@@ -74,7 +74,7 @@ describe('loading state (a vault slowed on purpose)', () => {
       const otherState = /baton\.vaultState == (?!loading)\w+/.test(w.when);
       assert.ok(otherState || w.when.includes('baton.vaultState != loading'), `${w.view}: "${w.contents.slice(0, 40)}…" can show while loading (${w.when})`);
     }
-    for (const view of [Views.projects, Views.checkpoints, Views.abandoned, Views.plans, Views.thisFile])
+    for (const view of [Views.checkpoints, Views.abandoned, Views.plans, Views.thisFile])
       assert.ok(
         welcomes.some((w) => w.view === view && w.when === 'baton.vaultState == loading'),
         `${view} says nothing while loading`,

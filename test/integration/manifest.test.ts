@@ -61,22 +61,21 @@ describe('manifest', () => {
     assert.strictEqual(m.capabilities.untrustedWorkspaces.supported, 'limited');
   });
 
-  it('has the six views; before the vault has sessions one welcome leads on, in the first view, and the others stay hidden', () => {
-    assert.deepStrictEqual(
-      m.contributes.views.baton.map((v) => v.id),
-      Object.values(Views),
-    );
+  it('has its views (This File in the Explorer); before the vault has sessions one welcome leads on, in the first view, and the others stay hidden', () => {
+    const all = Object.values(m.contributes.views).flat();
+    assert.deepStrictEqual(all.map((v) => v.id).sort(), [...Object.values(Views)].sort());
+    assert.strictEqual(m.contributes.views.baton[0].id, Views.checkpoints);
     const early = ['baton.vaultState == noVault', 'baton.vaultState == empty', 'baton.vaultState == unreadable'];
     for (const state of [...early, '!isWorkspaceTrusted']) {
       const welcomes = m.contributes.viewsWelcome.filter((w) => w.when.includes(state));
       assert.deepStrictEqual(
         welcomes.map((w) => w.view),
-        [Views.projects],
+        [Views.checkpoints],
         `${state}: said once, in the first view`,
       );
     }
     // Agents has something to show without a vault (the agents on this machine); the vault's own views do not.
-    for (const v of m.contributes.views.baton.filter((x) => x.id !== Views.projects && x.id !== Views.agents)) {
+    for (const v of all.filter((x) => x.id !== Views.checkpoints && x.id !== Views.agents)) {
       for (const state of ['noVault', 'empty', 'unreadable']) assert.ok(v.when?.includes(`baton.vaultState != ${state}`), `${v.id} is not hidden when the vault is ${state}`);
     }
     for (const view of Object.values(Views).filter((v) => v !== Views.agents)) {

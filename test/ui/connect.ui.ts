@@ -98,12 +98,13 @@ describe('Connect and the walkthrough (UI)', function () {
   });
 
   it('the walkthrough: opened from the palette, each step shows its media', async () => {
-    // No editor, and This File in sight to say so: "Hover a file" must not be true already (see above).
-    const sidebar = await openBatonContainer();
+    // No editor, and the Explorer's File Checkpoints in sight to say so: "Hover a file" must not be true already (see above).
+    await openBatonContainer();
     await runCommand('View: Close All Editors');
-    await (await expandPane(sidebar, 'This File')).getByText('Open a file to see the checkpoints').waitFor({ timeout: 15000 });
     // The Baton side bar out of sight: showing it later is what checks "See its first checkpoint" off.
     await runCommand('View: Show Explorer');
+    const explorer = workbench().page.locator('.part.sidebar');
+    await (await expandPane(explorer, 'File Checkpoints')).getByText('Open a file to see the checkpoints').waitFor({ timeout: 15000 });
     await openWalkthrough();
     const container = workbench().page.locator('.gettingStartedContainer');
     for (const [step, text] of Object.entries(MEDIA)) {
@@ -223,10 +224,10 @@ describe('Connect and the walkthrough (UI)', function () {
 
   it('the walkthrough checks off what was done: an agent connected, the Checkpoints view seen', async () => {
     const { page } = workbench();
-    // A file checkpoints touched, in the editor, with This File in sight listing its checkpoints.
+    // A file checkpoints touched, in the editor, with the Checkpoints view in sight listing the project's.
     const sidebar = await openBatonContainer();
     await openFile('checkout.ts');
-    await (await expandPane(sidebar, 'This File')).getByRole('treeitem').first().waitFor({ timeout: 15000 });
+    await (await expandPane(sidebar, 'Checkpoints')).getByRole('treeitem', { name: /^Fix the checkout crash/ }).waitFor({ timeout: 15000 });
     await openWalkthrough();
     const container = page.locator('.gettingStartedContainer');
     const checked = (step: string): Locator => container.locator(`[data-done-step-id$="#${step}"][aria-checked="true"]`);

@@ -22,7 +22,7 @@ export class NavigationCommands {
 
   /**
    * The walkthrough's Show Checkpoints, useful in every state: with
-   * checkpoints, the view; before the vault has any, the Projects view (whose
+   * checkpoints, the view; before the vault has any, the same view (whose
    * welcome offers the first steps) and a word on how the first one comes.
    */
   showCheckpoints = async (): Promise<'checkpoints' | 'none'> => {
@@ -33,7 +33,7 @@ export class NavigationCommands {
       await vscode.commands.executeCommand('baton.checkpoints.focus');
       return 'checkpoints';
     }
-    await vscode.commands.executeCommand('baton.projects.focus');
+    await vscode.commands.executeCommand('baton.checkpoints.focus');
     const where = scope ? `in ${scope}` : 'in this workspace';
     void vscode.window
       .showInformationMessage(

@@ -1,5 +1,5 @@
 // How each node looks: one function for every view, so a checkpoint reads the
-// same in Projects, Checkpoints and This File. Labels are plain text (tree
+// same under any project of the Checkpoints view and in This File. Labels are plain text (tree
 // labels render no markdown); tooltips go through textTooltip, which escapes.
 import * as vscode from 'vscode';
 import { claudeSessionOf } from '../../core/claudeSession';
@@ -27,8 +27,10 @@ export function toTreeItem(node: Node, ctx: ItemContext): vscode.TreeItem {
     case 'project':
       return projectItem(node, ctx);
     case 'scope': {
-      const item = new vscode.TreeItem(node.scope.slice(node.scope.indexOf('/') + 1), vscode.TreeItemCollapsibleState.Collapsed);
-      item.id = `scope:${node.scope}`;
+      // The current worktree opens on its checkpoints; another id, since VS Code keeps an item's expansion by id.
+      const state = node.current ? vscode.TreeItemCollapsibleState.Expanded : vscode.TreeItemCollapsibleState.Collapsed;
+      const item = new vscode.TreeItem(node.scope.slice(node.scope.indexOf('/') + 1), state);
+      item.id = `scope:${node.scope}${node.current ? ':current' : ''}`;
       item.description = node.current ? 'worktree · current' : 'worktree';
       item.iconPath = icon('git-branch');
       item.contextValue = ContextValues.scope;
@@ -36,7 +38,7 @@ export function toTreeItem(node: Node, ctx: ItemContext): vscode.TreeItem {
       return item;
     }
     case 'checkpoint':
-      return checkpointItem(node.checkpoint, ctx);
+      return checkpointItem(node.checkpoint, node.whose, ctx);
     case 'section': {
       const items = sectionItems(node.checkpoint, node.section);
       const leaf = node.section === 'next';
@@ -105,12 +107,29 @@ export function toTreeItem(node: Node, ctx: ItemContext): vscode.TreeItem {
       return item;
     }
     case 'more': {
-      const item = new vscode.TreeItem(`${node.hidden} older…`, vscode.TreeItemCollapsibleState.None);
-      item.id = `more:${node.scope}`;
+      const inPlace = node.from !== undefined;
+      const item = new vscode.TreeItem(`${node.hidden} older…`, inPlace ? vscode.TreeItemCollapsibleState.Collapsed : vscode.TreeItemCollapsibleState.None);
+      item.id = `more:${node.scope}${inPlace ? `@${node.from}` : ''}`;
       item.iconPath = icon('ellipsis');
       item.contextValue = ContextValues.more;
-      item.tooltip = `Show every checkpoint of ${node.scope} in the Checkpoints view`;
-      item.command = { command: Commands.switchProject, title: 'Show in Checkpoints', arguments: [{ project: node.scope }] };
+      if (inPlace) {
+        item.tooltip = `The older checkpoints of ${node.scope}`;
+      } else {
+        item.tooltip = `Make ${node.scope} the current project, open on every checkpoint`;
+        item.command = { command: Commands.switchProject, title: 'Switch Project', arguments: [{ project: node.scope }] };
+      }
+      return item;
+    }
+    case 'noCheckpoints': {
+      const item = new vscode.TreeItem('No checkpoints yet', vscode.TreeItemCollapsibleState.None);
+      item.id = `none:${node.scope}`;
+      item.description = 'Commit Checkpoint…';
+      item.iconPath = icon('info');
+      item.contextValue = ContextValues.noCheckpoints;
+      item.tooltip = textTooltip(`No checkpoints in ${node.scope} yet`, [
+        'A checkpoint records the task, what was decided and ruled out, and the next step. A connected agent writes one when it checkpoints or its session ends; click to commit one yourself.',
+      ]);
+      item.command = { command: Commands.commitCheckpoint, title: 'Commit Checkpoint' };
       return item;
     }
   }
@@ -131,11 +150,13 @@ function projectItem(node: Extract<Node, { kind: 'project' }>, ctx: ItemContext)
   // The workspace's own project opens expanded: it is what the person came for.
   const state = node.current ? vscode.TreeItemCollapsibleState.Expanded : vscode.TreeItemCollapsibleState.Collapsed;
   const item = new vscode.TreeItem(c.project, state);
-  item.id = `project:${c.project}`;
+  // Another id for the current one: VS Code keeps expansion by id, and a project switched to must open.
+  item.id = `project:${c.project}${node.current ? ':current' : ''}`;
   const status = c.checkpoints === 0 ? 'never checkpointed' : c.quiet ? 'quiet' : 'ok';
+  const by = `${plainLabel(c.lastAgent, 30)}${node.whose ? ` (${plainLabel(node.whose, 40)})` : ''}`;
   const parts = [
     node.current ? 'current' : '',
-    c.checkpoints ? `${ago(ctx.now, c.lastCheckpoint)} by ${plainLabel(c.lastAgent, 30)}` : status,
+    c.checkpoints ? `${ago(ctx.now, c.lastCheckpoint)} by ${by}` : status,
     c.uncommitted ? `${c.uncommitted} uncommitted` : '',
     c.abandoned ? `${c.abandoned} abandoned` : '',
   ];
@@ -145,24 +166,24 @@ function projectItem(node: Extract<Node, { kind: 'project' }>, ctx: ItemContext)
   item.contextValue = node.current ? ContextValues.currentProject : ContextValues.project;
   item.tooltip = textTooltip(`${c.project}${node.current ? ' (this workspace)' : ''}`, [
     `Status: ${status}${c.quiet && c.checkpoints ? ' (no checkpoint in the last 14 days)' : ''}`,
-    c.checkpoints ? `${c.checkpoints} checkpoints, the last ${ago(ctx.now, c.lastCheckpoint)} by ${c.lastAgent}` : '',
+    c.checkpoints ? `${c.checkpoints} checkpoints, the last ${ago(ctx.now, c.lastCheckpoint)} by ${c.lastAgent}${node.whose ? ` (${node.whose})` : ''}` : '',
     `${c.uncommitted} uncommitted working notes, ${c.abandoned} abandoned sessions`,
     c.scopes.length ? `Worktrees: ${c.scopes.map((s) => s.slice(s.indexOf('/') + 1)).join(', ')}` : '',
   ]);
   return item;
 }
 
-function checkpointItem(cp: Checkpoint, ctx: ItemContext): vscode.TreeItem {
+function checkpointItem(cp: Checkpoint, whose: string | undefined, ctx: ItemContext): vscode.TreeItem {
   const item = new vscode.TreeItem(checkpointLabel(cp), vscode.TreeItemCollapsibleState.Collapsed);
   item.id = `checkpoint:${cp.slug}`;
   const who = cp.handoffTo ? `${plainLabel(cp.agent, 30)} → ${plainLabel(cp.handoffTo, 30)}` : plainLabel(cp.agent, 30);
-  item.description = [who, ago(ctx.now, cp.ts), cp.autoClosed ? 'auto-closed' : ''].filter(Boolean).join(' · ');
+  item.description = [who, whose ? plainLabel(whose, 40) : '', ago(ctx.now, cp.ts), cp.autoClosed ? 'auto-closed' : ''].filter(Boolean).join(' · ');
   item.iconPath = cp.autoClosed ? icon('circle-slash', 'list.warningForeground') : cp.handoffTo ? icon('arrow-swap') : icon('git-commit');
   const claude = claudeSessionOf(cp);
   // A distinct value, so Resume in Claude Code and Open Transcript show only where they can work.
   item.contextValue = claude ? ContextValues.claudeCheckpoint : ContextValues.checkpoint;
   item.tooltip = textTooltip(cp.task || cp.next || cp.session, [
-    `${cp.handoffTo ? `${cp.agent}, handed off to ${cp.handoffTo}` : cp.agent} · ${ago(ctx.now, cp.ts)} · ${cp.project}`,
+    `${cp.handoffTo ? `${cp.agent}, handed off to ${cp.handoffTo}` : cp.agent}${whose ? ` (${whose})` : ''} · ${ago(ctx.now, cp.ts)} · ${cp.project}`,
     cp.autoClosed ? 'Auto-closed: an abandoned session closed on its agent’s behalf; nobody reviewed it.' : '',
     cp.git.branch || cp.git.commit ? `Git: ${[cp.git.branch, cp.git.commit, cp.git.subject].filter(Boolean).join(' · ')}` : '',
     cp.next ? `Next: ${cp.next}` : '',

@@ -5,10 +5,12 @@ import type { Abandoned, Checkpoint, Plan, ProjectContinuity, Touch } from '../.
 
 export type SectionKey = 'failed' | 'verified' | 'blockers' | 'decisions' | 'questions' | 'files' | 'next';
 
+// `whose`: the machine or person a project's last checkpoint, or a checkpoint, came from; set only where the
+// project is written from more than one machine (views/whose.ts), so a person alone sees what they always saw.
 export type Node =
-  | { kind: 'project'; continuity: ProjectContinuity; current: boolean }
+  | { kind: 'project'; continuity: ProjectContinuity; current: boolean; whose?: string }
   | { kind: 'scope'; scope: string; current: boolean }
-  | { kind: 'checkpoint'; checkpoint: Checkpoint }
+  | { kind: 'checkpoint'; checkpoint: Checkpoint; whose?: string }
   | { kind: 'section'; checkpoint: Checkpoint; section: SectionKey }
   | { kind: 'sectionItem'; checkpoint: Checkpoint; section: SectionKey; index: number; text: string }
   | { kind: 'abandoned'; abandoned: Abandoned }
@@ -16,7 +18,10 @@ export type Node =
   | { kind: 'plan'; plan: Plan }
   // `claude`: its checkpoint is bound to a Claude Code session (a Touch from the index does not say).
   | { kind: 'touch'; touch: Touch; claude?: boolean }
-  | { kind: 'more'; scope: string; hidden: number };
+  // `from`: where the older checkpoints start when they open in place (the current project); without it a click switches to the scope.
+  | { kind: 'more'; scope: string; hidden: number; from?: number }
+  // The current project before its first checkpoint: says so, and commits one on a click.
+  | { kind: 'noCheckpoints'; scope: string };
 
 export const SECTION_TITLES: Record<SectionKey, string> = {
   failed: "Didn't work",

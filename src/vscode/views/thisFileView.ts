@@ -1,4 +1,4 @@
-// This File: the checkpoints that touched the active editor's file, following
+// File Checkpoints (the Explorer's; id baton.thisFile): the checkpoints that touched the active editor's file, following
 // the editor as GitLens's File History does. An editor without a file (output,
 // settings) or on a vault file (a checkpoint opened from this very list) keeps
 // the last file shown rather than blanking the view.
@@ -23,7 +23,7 @@ export class ThisFileView extends TreeProvider {
     log: Log,
     private readonly touches: FileTouches,
   ) {
-    super(host, log, 'This File');
+    super(host, log, 'File Checkpoints');
     this.register(vscode.window.onDidChangeActiveTextEditor((e) => this.follow(e)));
     this.follow(vscode.window.activeTextEditor);
   }

@@ -1,10 +1,15 @@
-// Registers the views of the Baton container and owns their providers.
+// Registers Baton's views and owns their providers. The Baton container holds
+// Checkpoints (every project, the current one open on its history), Abandoned
+// Sessions (only while there are some), Plans and Agents (collapsed); This
+// File lives in the Explorer beside the file tree, as GitLens's File History
+// does, so it never takes the space the history needs.
 import * as vscode from 'vscode';
 import type { BatonHost } from '../batonHost';
 import type { FileTouches } from '../editor/fileTouches';
 import { ContextKeys, Views } from '../ids';
 import { Disposable } from '../lifecycle';
 import type { Log } from '../log';
+import { AbandonedKey } from './abandonedKey';
 import { AbandonedView } from './abandonedView';
 import { AgentsView } from './agentsView';
 import { CheckpointsView } from './checkpointsView';
@@ -14,7 +19,9 @@ import { ProjectsView } from './projectsView';
 import { ThisFileView } from './thisFileView';
 
 export class BatonViews extends Disposable {
+  /** The Checkpoints view's tree: projects, the current one open on its checkpoints. */
   readonly projects: ProjectsView;
+  /** The current scope's checkpoints as that tree lists them (no view of its own). */
   readonly checkpoints: CheckpointsView;
   readonly abandoned: AbandonedView;
   readonly plans: PlansView;
@@ -23,7 +30,7 @@ export class BatonViews extends Disposable {
 
   constructor(host: BatonHost, files: FileTouches, log: Log) {
     super();
-    this.projects = this.register(new ProjectsView(host, log, 'Projects'));
+    this.projects = this.register(new ProjectsView(host, log, 'Checkpoints'));
     this.checkpoints = this.register(new CheckpointsView(host, log, 'Checkpoints'));
     this.abandoned = this.register(new AbandonedView(host, log, 'Abandoned Sessions'));
     this.plans = this.register(new PlansView(host, log, 'Plans'));
@@ -32,8 +39,7 @@ export class BatonViews extends Disposable {
 
     const tree = (id: string, provider: vscode.TreeDataProvider<Node>): vscode.TreeView<Node> =>
       this.register(vscode.window.createTreeView(id, { treeDataProvider: provider, showCollapseAll: true }));
-    tree(Views.projects, this.projects);
-    const checkpoints = tree(Views.checkpoints, this.checkpoints);
+    const checkpoints = tree(Views.checkpoints, this.projects);
     tree(Views.abandoned, this.abandoned);
     tree(Views.plans, this.plans);
     this.thisFile.view = tree(Views.thisFile, this.thisFile);
@@ -51,7 +57,9 @@ export class BatonViews extends Disposable {
     this.register(host.onDidChange(look));
     look();
 
-    // The Checkpoints view says whose history it shows, since it can be switched.
+    this.register(new AbandonedKey(host, log));
+
+    // The view says whose history it opens on, since it can be switched.
     const describe = (): void => {
       const scope = host.project.current;
       checkpoints.description = scope ? (host.project.overridden ? `${scope} (switched)` : scope) : undefined;
