@@ -14,6 +14,7 @@ import { registerCommands } from './vscode/commands/registerCommands';
 import { ConnectDocuments } from './vscode/connect/connectDocuments';
 import { scheduleLauncherRefresh } from './vscode/connect/launcherRefresh';
 import { AgentBlameFeature } from './vscode/editor/agentBlameFeature';
+import { EditorClock } from './vscode/editor/editorClock';
 import { EditorController } from './vscode/editor/editorController';
 import { FileTouches } from './vscode/editor/fileTouches';
 import { HandoverDocuments } from './vscode/handoverDocuments';
@@ -41,7 +42,10 @@ export function activate(context: vscode.ExtensionContext): BatonApi {
   const views = new BatonViews(host, files, log);
   const status = new StatusBar(host, log);
   const sync = new SyncController(host, log);
-  const blame = new AgentBlameFeature(host, log);
+  // One "now" for the lens and the blame annotation beside it, ticking each minute and on every vault change.
+  const clock = new EditorClock(undefined, [host.onDidChange]);
+  const editor = new EditorController(host, files, log, clock);
+  const blame = new AgentBlameFeature(host, log, clock);
   const forms = new CheckpointForms(context.globalStorageUri, host.context, log);
   const terminals = new TerminalCommands();
   context.subscriptions.push(
@@ -56,7 +60,8 @@ export function activate(context: vscode.ExtensionContext): BatonApi {
     views,
     status,
     sync,
-    new EditorController(host, files, log),
+    clock,
+    editor,
     blame,
     ...registerCommands({
       host,
@@ -124,6 +129,8 @@ export function activate(context: vscode.ExtensionContext): BatonApi {
       return sync.text;
     },
     blame,
+    clock,
+    onDidChangeLenses: editor.onDidChangeLenses,
   };
 }
 

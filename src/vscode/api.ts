@@ -3,6 +3,7 @@
 // without scraping the DOM, and to wait for the first look at the vault.
 import type * as vscode from 'vscode';
 import type { AgentBlameView } from './editor/agentBlameFeature';
+import type { EditorNow } from './editor/editorClock';
 import type { AgentsNode } from './views/agentNodes';
 import type { Node } from './views/nodes';
 
@@ -22,10 +23,13 @@ export interface BatonApi {
   /** What Baton last set a context key to (VS Code cannot read one back): what the `when` clauses and the walkthrough see. */
   contextKey(key: string): string | boolean | undefined;
   readonly views: {
+    /** The Checkpoints view's tree: every project, the current one open on its checkpoints. */
     projects: vscode.TreeDataProvider<Node>;
+    /** The current scope's checkpoints, as that tree lists them under it. */
     checkpoints: vscode.TreeDataProvider<Node>;
     abandoned: vscode.TreeDataProvider<Node>;
     plans: vscode.TreeDataProvider<Node>;
+    /** The Explorer's File Checkpoints view. */
     thisFile: vscode.TreeDataProvider<Node>;
     agents: vscode.TreeDataProvider<AgentsNode>;
   };
@@ -37,4 +41,8 @@ export interface BatonApi {
   readonly syncStatusText: string;
   /** Agent blame as shown: the current-line annotation, its status bar text, a toggled file's blocks. */
   readonly blame: AgentBlameView;
+  /** The one "now" of the CodeLens and the blame annotation; `tick(at)` moves it as the minute's tick does. */
+  readonly clock: EditorNow;
+  /** Fires whenever the CodeLenses are told to ask again (a vault change, a tick). */
+  readonly onDidChangeLenses: vscode.Event<void>;
 }

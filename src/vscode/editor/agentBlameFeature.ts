@@ -6,6 +6,7 @@ import type { BatonHost } from '../batonHost';
 import { affects, readConfig } from '../config';
 import { Disposable } from '../lifecycle';
 import type { Log } from '../log';
+import type { EditorNow } from './editorClock';
 import { FileBlameAnnotations, type FileBlock } from './fileBlameAnnotations';
 import { LineBlameCache } from './lineBlameCache';
 import { LineBlameController } from './lineBlameController';
@@ -29,10 +30,11 @@ export class AgentBlameFeature extends Disposable implements AgentBlameView {
   constructor(
     host: BatonHost,
     private readonly log: Log,
+    clock: EditorNow,
   ) {
     super();
     this.cache = this.register(new LineBlameCache(host, log));
-    this.line = this.register(new LineBlameController(this.cache));
+    this.line = this.register(new LineBlameController(this.cache, clock));
     this.file = this.register(new FileBlameAnnotations(this.cache));
     this.register(vscode.workspace.onDidChangeConfiguration((e) => affects(e, 'blame') && this.applyHover()));
     this.register({ dispose: () => this.hover?.dispose() });

@@ -4,15 +4,16 @@
 // session wrote, none while typing (GitLens's line tracker suspends on edits)
 // or with several selections; plus the status bar naming that session. A
 // cursor move answers synchronously from the cache; git runs only after an
-// idle pause, never per keystroke.
+// idle pause, never per keystroke. Its age is the editor's one "now"
+// (editorClock.ts), the CodeLens's too, redrawn on each tick.
 import * as vscode from 'vscode';
 import { rangeAt, type Attribution } from '../../core/agentBlame';
 import { annotationText, statusText } from '../../core/lineBlameText';
-import { systemClock } from '../../app/openBaton';
 import { affects, readConfig } from '../config';
 import { Commands } from '../ids';
 import { Disposable, timerDisposable } from '../lifecycle';
 import { textTooltip } from '../markdown';
+import type { EditorNow } from './editorClock';
 import type { LineBlameCache } from './lineBlameCache';
 
 /** How long after the last keystroke the file is blamed again and the annotation comes back. */
@@ -33,7 +34,10 @@ export class LineBlameController extends Disposable {
   private asking: ReturnType<typeof setTimeout> | undefined;
   private shown: { uri: string; line: number; text: string } | undefined;
 
-  constructor(private readonly cache: LineBlameCache) {
+  constructor(
+    private readonly cache: LineBlameCache,
+    private readonly clock: EditorNow,
+  ) {
     super();
     this.status.name = 'Baton: agent blame';
     this.register(timerDisposable(() => (clearTimeout(this.typing), clearTimeout(this.asking))));
@@ -52,6 +56,7 @@ export class LineBlameController extends Disposable {
       }),
     );
     this.register(vscode.workspace.onDidChangeConfiguration((e) => (affects(e, 'blame') || affects(e, 'git')) && this.render(vscode.window.activeTextEditor)));
+    this.register(clock.onDidTick(() => this.render(vscode.window.activeTextEditor)));
     this.render(vscode.window.activeTextEditor);
   }
 
@@ -80,7 +85,7 @@ export class LineBlameController extends Disposable {
     if (!editor || this.typing || editor.selections.length > 1 || (!config.currentLine && !config.statusBar)) return this.clear(editor);
     const a = this.attributionAt(editor);
     if (!a) return this.clear(editor);
-    const now = systemClock.now();
+    const now = this.clock.now;
     const line = editor.selection.active.line;
     const text = annotationText(a.checkpoint, now);
     this.shown = { uri: editor.document.uri.toString(), line, text };
