@@ -19,7 +19,11 @@ export class SyncCommands {
 
   syncVault = (): Promise<SyncResult | undefined> => this.controller.sync(true);
 
-  /** `{remote}` shares the current vault, `{clone, folder?}` joins one; without arguments, it asks. */
+  /**
+   * `{remote}` shares the current vault, `{clone, folder?}` joins one; without
+   * them it asks, first which of the two unless `{mode: 'share' | 'join'}`
+   * says (Sync Vault's buttons on a vault not shared yet).
+   */
   shareVault = async (arg?: unknown): Promise<string | undefined> => {
     if (!gitAllowed()) {
       void vscode.window.showWarningMessage(
@@ -31,20 +35,26 @@ export class SyncCommands {
     let clone = str(a.clone);
     let remote = str(a.remote);
     if (!clone && !remote) {
-      const pick = await vscode.window.showQuickPick(
-        [
-          { label: 'Share this vault', detail: `Make ${this.host.session.root} a git repository and push it to a remote you give`, id: 'share' },
-          { label: 'Join a shared vault', detail: 'Clone a vault someone shared into an empty folder and use it', id: 'join' },
-        ],
-        { title: 'Baton: a vault shared through git' },
-      );
-      if (!pick) return undefined;
+      const given = a.mode === 'share' || a.mode === 'join' ? a.mode : undefined;
+      const mode =
+        given ??
+        (
+          await vscode.window.showQuickPick(
+            [
+              { label: 'Share this vault', detail: `Make ${this.host.session.root} a git repository and push it to a remote you give`, id: 'share' as const },
+              { label: 'Join a shared vault', detail: 'Clone a vault someone shared into an empty folder and use it', id: 'join' as const },
+            ],
+            { title: 'Baton: a vault shared through git' },
+          )
+        )?.id;
+      if (!mode) return undefined;
       const url = await vscode.window.showInputBox({
-        title: pick.id === 'share' ? 'The remote to share the vault through (an empty repository)' : "The shared vault's git URL",
+        title: mode === 'share' ? 'The remote to share the vault through (an empty repository)' : "The shared vault's git URL",
+        prompt: mode === 'share' ? `${this.host.session.root} is committed and pushed there` : 'It is cloned into an empty folder you pick next, and Baton uses it',
         ignoreFocusOut: true,
       });
       if (!url?.trim()) return undefined;
-      if (pick.id === 'share') remote = url.trim();
+      if (mode === 'share') remote = url.trim();
       else clone = url.trim();
     }
     try {

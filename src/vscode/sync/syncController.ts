@@ -100,8 +100,11 @@ export class SyncController extends Disposable {
       this.view = { ...this.view, syncing: false, failed: message };
       this.log.error(`Syncing ${root} failed`, err);
       // A vault that is not shared is no failure of a background sync: it has nothing to do.
-      const unshared = err instanceof SyncError && (err.reason === 'notRepo' || err.reason === 'noUpstream');
-      if (interactive || (!unshared && message !== this.shownFailure)) {
+      const reason = err instanceof SyncError ? err.reason : undefined;
+      const unshared = reason === 'notRepo' || reason === 'noUpstream';
+      if (interactive && unshared) {
+        this.offerSharing(root, reason === 'noUpstream');
+      } else if (interactive || (!unshared && message !== this.shownFailure)) {
         this.shownFailure = message;
         void vscode.window.showErrorMessage(`Baton: ${message}`, 'Show Log').then((pick) => pick && this.log.show());
       }
@@ -109,6 +112,22 @@ export class SyncController extends Disposable {
     } finally {
       await this.refreshState();
     }
+  }
+
+  /**
+   * Sync Vault on a vault not shared yet: not an error with CLI commands to
+   * copy, but the two ways on, as buttons that run Share or Join (the
+   * CLI's words stay in the log).
+   */
+  private offerSharing(root: string, repoWithoutRemote: boolean): void {
+    const why = repoWithoutRemote ? `the vault's git repository ${root} has no remote to sync with yet` : `the vault ${root} is not shared yet`;
+    const share = 'Share Vault…';
+    const join = 'Join a Shared Vault…';
+    void vscode.window
+      .showInformationMessage(`Baton: ${why}, so there is nothing to sync. Share it through a git remote (an empty repository), or join a vault someone shared.`, share, join)
+      .then((pick) => {
+        if (pick) void vscode.commands.executeCommand(Commands.shareVault, { mode: pick === share ? 'share' : 'join' });
+      });
   }
 
   /** Reads the settings: the interval, the after-checkpoint watcher, whether the vault is shared at all. */
