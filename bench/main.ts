@@ -2,7 +2,7 @@
 // figure of issue 6 as a ratio taken side by side in the same run, and writes
 // BENCHMARKS.md. Run through bench/run.js, which bundles this file and the CLI
 // with esbuild first. Not part of `npm test`: it is about speed, not behaviour.
-import { spawn } from 'child_process';
+import { execFileSync, spawn } from 'child_process';
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
@@ -16,6 +16,7 @@ import { keptIndex, openBaton } from '../src/app/openBaton';
 import { extraCheckpoint, generateNotesVault, generateVault, GENERATOR_VERSION, META_FILE, projectsFor, rng, type VaultMeta } from './generate';
 import { referenceWhy } from './reference';
 import { runInVscode } from './vscode';
+import { populatedPhase, summarizePopulated } from './populated';
 import { benchBlame } from './blame';
 import { median, now, timed } from './stats';
 import { writeReport, type Results, type SizeResult } from './report';
@@ -34,10 +35,14 @@ interface Options {
   out: string;
   quick: boolean;
   vscode: boolean;
+  /** Only the real VS Code's time to populated views, smallest and largest size; BENCHMARKS.md is not rewritten. */
+  vscodeOnly: boolean;
+  /** Fresh VS Code windows per size for that figure. */
+  pairs: number;
 }
 
 function parseArgs(argv: string[]): Options {
-  const o: Options = { sizes: [1000, 10000, 100000], notes: 100000, out: path.join(ROOT, 'BENCHMARKS.md'), quick: false, vscode: true };
+  const o: Options = { sizes: [1000, 10000, 100000], notes: 100000, out: path.join(ROOT, 'BENCHMARKS.md'), quick: false, vscode: true, vscodeOnly: false, pairs: 3 };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
     if (a === '--sizes') o.sizes = argv[++i].split(',').map(Number);
@@ -45,6 +50,8 @@ function parseArgs(argv: string[]): Options {
     else if (a === '--out') o.out = path.resolve(argv[++i]);
     else if (a === '--quick') o.quick = true;
     else if (a === '--no-vscode') o.vscode = false;
+    else if (a === '--vscode-only') o.vscodeOnly = true;
+    else if (a === '--pairs') o.pairs = Number(argv[++i]);
     else throw new Error(`unknown option ${a}`);
   }
   return o;
@@ -270,6 +277,7 @@ async function main(): Promise<void> {
     command: `npm run bench${process.argv.length > 2 ? ` -- ${process.argv.slice(2).join(' ')}` : ''}`,
     search: null,
   };
+  if (opts.vscodeOnly) return populatedOnly(opts);
   await loadSqlJs(); // compiled once per process; the CLI figures carry that cost, the in-process ones do not
 
   const vaults = opts.sizes.map((size) => ({ size, ...ensureVault('checkpoints', size) }));
@@ -540,6 +548,7 @@ async function main(): Promise<void> {
   if (opts.vscode) {
     const large = vaults[vaults.length - 1];
     results.vscode = await vscodeFigures(large.root, opts.quick);
+    results.populated = await populatedPhase({ root: ROOT, cache: CACHE, small: vaults[0], large, pairs: opts.quick ? 1 : opts.pairs, log });
   }
 
   // 7. Agent blame (issue 16): against `git blame` alone on the same file.
@@ -551,6 +560,25 @@ async function main(): Promise<void> {
   // Every sample, for digging into a figure (gitignored with the rest of .bench/).
   fs.writeFileSync(path.join(CACHE, 'results.json'), JSON.stringify(results));
   log(`wrote ${path.relative(ROOT, opts.out)} in ${results.totalSeconds.toFixed(0)} s`);
+}
+
+/** `--vscode-only`: the populated views figure alone, printed and kept in .bench/populated.json. */
+async function populatedOnly(opts: Options): Promise<void> {
+  const loadBefore = os.loadavg();
+  const [small, large] = [Math.min(...opts.sizes), Math.max(...opts.sizes)].map((size) => ({ size, ...ensureVault('checkpoints', size) }));
+  // A reload finds the index saved: build it where no earlier run left one.
+  await loadSqlJs();
+  for (const v of [small, large]) if (!fs.existsSync(path.join(v.root, '.baton', INDEX_FILE))) await coldBuild(v.root);
+  const figures = await populatedPhase({ root: ROOT, cache: CACHE, small, large, pairs: opts.pairs, log });
+  const loadAfter = os.loadavg();
+  fs.writeFileSync(path.join(CACHE, 'populated.json'), JSON.stringify({ loadBefore, loadAfter, ...figures }));
+  const s = summarizePopulated(figures);
+  const load = (l: number[]): string => l.map((x) => x.toFixed(2)).join(' / ');
+  log(`load average (1/5/15 min) at start ${load(loadBefore)}, at end ${load(loadAfter)}`);
+  if (!s) return log(`not measured: ${figures.skipped || figures.runs.find((r) => r.error)?.error}`);
+  log(
+    `activation to populated views, ${large.size} / ${small.size}, real VS Code ${s.version}: ${s.ratio.toFixed(2)}× (${s.largeBest.toFixed(0)} ms vs ${s.smallBest.toFixed(0)} ms, quickest of ${opts.pairs} each); median of ${s.pairs} pairs ${s.pairedRatio.toFixed(2)}×`,
+  );
 }
 
 async function vscodeFigures(vaultRoot: string, quick: boolean): Promise<Results['vscode']> {
@@ -588,7 +616,7 @@ async function vscodeFigures(vaultRoot: string, quick: boolean): Promise<Results
 function machine(): Results['machine'] {
   const sh = (cmd: string, args: string[]): string => {
     try {
-      return require('child_process').execFileSync(cmd, args, { encoding: 'utf8' }).trimEnd();
+      return execFileSync(cmd, args, { encoding: 'utf8' }).trimEnd();
     } catch {
       return 'n/a';
     }

@@ -1,5 +1,6 @@
 #!/usr/bin/env node
-// `npm run bench [-- --sizes 1000,10000,100000] [--notes 100000] [--quick] [--out FILE] [--no-vsix] [--no-vscode]`
+// `npm run bench [-- --sizes 1000,10000,100000] [--notes 100000] [--quick] [--out FILE] [--no-vsix] [--no-vscode] [--pairs 3]`
+// `npm run bench -- --vscode-only [--sizes 1000,100000] [--pairs 3]`: only the real VS Code's activation to populated views (bench/populated.ts); BENCHMARKS.md untouched
 // `npm run bench -- --text-cost [--sizes 100000] [--reps 3]`: the text index's figures alone (bench/textCost.ts)
 // `npm run bench -- --tokens [--json]`: what Baton's tools and session-start hand-over cost a request (bench/tokens.ts)
 //

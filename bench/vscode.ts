@@ -13,6 +13,9 @@ export interface VscodeRun {
   activeBefore?: boolean;
   activateMs?: number;
   readyMs?: number;
+  /** From `activate()` to the Checkpoints view's tree listing real items (projects, not a welcome or a loading item). */
+  populatedMs?: number;
+  populatedItems?: { projects: number; checkpoints: number };
   heapBefore?: NodeJS.MemoryUsage;
   heapReady?: NodeJS.MemoryUsage;
   heapAfter?: NodeJS.MemoryUsage;
@@ -58,12 +61,16 @@ export async function runInVscode(opts: {
   files: string[];
   rounds: number;
   timeoutMs: number;
+  populatedOnly?: boolean;
 }): Promise<VscodeRun> {
   const t0 = Date.now();
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   const harness = require(path.join(opts.root, 'scripts', 'vscode-test', 'harness.js')) as Harness;
   const out = path.join(path.dirname(opts.entry), `result-${process.pid}-${Date.now()}.json`);
-  fs.writeFileSync(path.join(path.dirname(opts.entry), 'vscode-perf-config.json'), JSON.stringify({ out, files: opts.files, rounds: opts.rounds }));
+  fs.writeFileSync(
+    path.join(path.dirname(opts.entry), 'vscode-perf-config.json'),
+    JSON.stringify({ out, files: opts.files, rounds: opts.rounds, populatedOnly: opts.populatedOnly }),
+  );
   const session = new harness.Session('bench');
   let vaultLink = '';
   try {

@@ -11,10 +11,38 @@ interface Config {
   out: string;
   files: string[];
   rounds: number;
+  /** Only the time to populated views: no CodeLens, hover or settings change after it. */
+  populatedOnly?: boolean;
+}
+
+interface Tree {
+  getChildren(node?: unknown): vscode.ProviderResult<unknown[]>;
+  onDidChangeTreeData?: vscode.Event<unknown>;
 }
 
 interface Api {
   ready(): Promise<void>;
+  readonly views: { projects: Tree; checkpoints: Tree };
+}
+
+/** Real items: at least one, and none a loading placeholder (should the views show one instead of waiting). */
+const populated = (nodes: unknown[] | null | undefined): boolean => !!nodes?.length && !nodes.some((n) => /loading/i.test(String((n as { kind?: unknown })?.kind ?? '')));
+
+/** Asks a tree's roots as VS Code does (again on each change it announces) until they are real items; the ms since `t0`. */
+async function untilPopulated(tree: Tree, t0: number, timeoutMs: number): Promise<{ ms: number; items: number }> {
+  for (;;) {
+    const changed = new Promise<void>((resolve) => {
+      const d = tree.onDidChangeTreeData?.(() => {
+        d?.dispose();
+        resolve();
+      });
+      setTimeout(resolve, 50);
+    });
+    const nodes = await tree.getChildren(undefined);
+    if (populated(nodes)) return { ms: now() - t0, items: nodes?.length ?? 0 };
+    if (now() - t0 > timeoutMs) throw new Error(`the view had no items ${timeoutMs / 1000} s after activation`);
+    await changed;
+  }
 }
 
 const now = (): number => performance.now();
@@ -32,6 +60,15 @@ export async function run(): Promise<void> {
     const t0 = now();
     const api = await ext.activate();
     result.activateMs = now() - t0;
+    // Activation to the views populated: the Checkpoints view's tree (every project, the current one open on its
+    // checkpoints) lists real items. The current scope's own list is counted once then (the scope may be none).
+    const projects = await untilPopulated(api.views.projects, t0, 180_000);
+    result.populatedMs = projects.ms;
+    result.populatedItems = { projects: projects.items, checkpoints: ((await api.views.checkpoints.getChildren(undefined)) ?? []).length };
+    if (config.populatedOnly) {
+      fs.writeFileSync(config.out, JSON.stringify(result));
+      return;
+    }
     const t1 = now();
     await api.ready();
     result.readyMs = now() - t1;
