@@ -46,13 +46,13 @@ describe('sidebar (UI)', function () {
     const whole = await title.evaluate((el) => el.scrollWidth <= el.clientWidth);
     assert.ok(whole, `the title is cut: "${await title.innerText()}"`);
 
-    // A session left silent for 8 hours: the Abandoned Sessions view appears for it (the suites before closed the fixture's).
+    // A session left silent for 8 hours: the Abandoned Sessions view appears for it (with any of the fixture's own still open).
     const notes = path.join(workbench().vault, 'sessions', 'dunes', 'uncommitted.md');
     fs.mkdirSync(path.dirname(notes), { recursive: true });
     fs.writeFileSync(notes, `- left the tide tables half done <!-- ts=${Math.floor(Date.now() / 1000) - 8 * 3600} agent=aider -->\n`);
     const abandoned = await expandPane(sidebar, 'Abandoned Sessions');
     await abandoned.getByRole('treeitem', { name: /aider · dunes/ }).waitFor({ timeout: 30000 });
-    // As a person leaves the rarer views: collapsed (an earlier suite opened Agents).
+    // As a person leaves the rarer views: collapsed.
     for (const name of ['Agents', 'Plans']) {
       const h = sidebar.locator(`.pane-header[aria-label^="${name}"]`).first();
       if ((await h.getAttribute('aria-expanded')) === 'true') await h.click();
