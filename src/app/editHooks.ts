@@ -36,7 +36,7 @@ export interface HookPayload {
   instructions: string;
   /** pre-compact: Cursor's context figures (context_usage_percent, message_count, messages_to_compact), null when absent. */
   context: { percent: number | null; messages: number | null; toCompact: number | null };
-  /** session-end: clear, logout, prompt_input_exit, other; stop: Cursor's status. */
+  /** session-end: clear, logout, prompt_input_exit, other (Copilot CLI: complete); stop: Cursor's status, Copilot CLI's stopReason. */
   reason: string;
   toolName: string;
   toolInput: Record<string, unknown>;

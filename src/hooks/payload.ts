@@ -44,7 +44,9 @@ export function parsePayload(raw: string, installedFor: Host = 'claude-code'): H
     trigger: text(value.trigger),
     instructions: text(value.custom_instructions) || text(value.customInstructions),
     context: { percent: count(value.context_usage_percent), messages: count(value.message_count), toCompact: count(value.messages_to_compact) },
-    reason: text(value.reason) || text(value.status),
+    // Why it ended: a session end's `reason` (Claude Code, Copilot CLI), Cursor's stop `status`, Copilot CLI's agentStop
+    // `stopReason` (1.0.102: "end_turn", FACTS.md); Claude's, Codex's and Gemini's turn ends name none.
+    reason: text(value.reason) || text(value.status) || text(value.stopReason),
     toolName: toolNameOf(value),
     toolInput: isObject(value.tool_input) ? value.tool_input : {},
     edited: editedFiles(value, host),
