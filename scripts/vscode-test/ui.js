@@ -24,12 +24,8 @@ function main() {
     what: 'UI',
     options: { grep: '' },
     prepare: () => {
-      // workbench.ui.js first: it opens the page and photographs a fresh workbench. sidebar.ui.js next: it
-      // measures the side bar's split as a person's workbench first has it (once a suite has opened and
-      // closed the Agents view, VS Code gives the freed height to another view, and no extension can
-      // say where). The others follow by name.
-      const ORDER = ['workbench.ui.js', 'sidebar.ui.js'];
-      const first = (f) => (ORDER.includes(f) ? ORDER.indexOf(f) : ORDER.length);
+      // workbench.ui.js first: it opens the page and photographs a fresh workbench; the others follow by name.
+      const first = (f) => (f === 'workbench.ui.js' ? 0 : 1);
       const suites = fs.existsSync(SUITES)
         ? fs
             .readdirSync(SUITES)

@@ -46,14 +46,17 @@ describe('sidebar (UI)', function () {
     const whole = await title.evaluate((el) => el.scrollWidth <= el.clientWidth);
     assert.ok(whole, `the title is cut: "${await title.innerText()}"`);
 
-    // A session left silent for 8 hours: the Abandoned Sessions view appears for it (with any of the fixture's own still open).
+    // A session left silent for 8 hours: the Abandoned Sessions view appears for it (the suites before closed the fixture's).
     const notes = path.join(workbench().vault, 'sessions', 'dunes', 'uncommitted.md');
     fs.mkdirSync(path.dirname(notes), { recursive: true });
     fs.writeFileSync(notes, `- left the tide tables half done <!-- ts=${Math.floor(Date.now() / 1000) - 8 * 3600} agent=aider -->\n`);
     const abandoned = await expandPane(sidebar, 'Abandoned Sessions');
     await abandoned.getByRole('treeitem', { name: /aider · dunes/ }).waitFor({ timeout: 30000 });
     // As a person leaves the rarer views: collapsed.
-    for (const name of ['Agents', 'Plans']) {
+    // Abandoned too, once seen: after an earlier suite opened and closed Agents, VS Code gives freed height to
+    // whichever view it likes (148 of 833 px for Checkpoints in a full run); the split of a first workbench is
+    // checked when this suite runs alone. What is checked here: the space goes to Checkpoints, not to File Checkpoints.
+    for (const name of ['Agents', 'Plans', 'Abandoned Sessions']) {
       const h = sidebar.locator(`.pane-header[aria-label^="${name}"]`).first();
       if ((await h.getAttribute('aria-expanded')) === 'true') await h.click();
     }
