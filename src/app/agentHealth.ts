@@ -96,12 +96,14 @@ export interface AgentHealthInput {
   seen: readonly { agent: string; ts: number }[];
   /** The PATH project-scope hooks would be run with (this process's). */
   pathEnv: string;
+  /** The environment the agents run in (CLAUDE_CONFIG_DIR, Gemini's and Copilot's folders); this process's when absent. */
+  env?: NodeJS.ProcessEnv;
 }
 
 export function agentHealth(i: AgentHealthInput): AgentHealth {
   const { agent, scope } = i;
   const label = AGENT_CONFIGS[agent].label;
-  const status = connectionStatus({ agent, scope, projectDir: i.projectDir, vault: i.vault, home: i.home });
+  const status = connectionStatus({ agent, scope, projectDir: i.projectDir, vault: i.vault, home: i.home, env: i.env ?? process.env });
   const fix = `baton connect ${agent}${scope === 'user' ? '' : ` --scope ${scope}`}`;
   const connect: AgentFix = { kind: 'connect', agent, scope };
   // agentStatus has problems of two kinds: a plan that could not be made (no
@@ -144,6 +146,6 @@ export function agentHealth(i: AgentHealthInput): AgentHealth {
   }
   problems.push(...claudeMcpProblems(i, status));
   problems.push(...codexTrustProblems(i, status));
-  problems.push(...geminiTrustProblems(i, status.connected));
+  problems.push(...geminiTrustProblems(i, status.connected, i.env ?? process.env));
   return { agent, scope, connected: status.connected, files: status.files, lastSeen: lastSeenOf(agent, i.seen), problems };
 }

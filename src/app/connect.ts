@@ -3,17 +3,18 @@
 // launcher, never for wherever this process happens to run from, so a config
 // keeps working after the extension updates. A door shows the plan (a dry run,
 // a diff) and then applies that same plan, so what was shown is what is
-// written. Where a file is the agent's own (Claude Code's ~/.claude.json), the
+// written. Where a file is the agent's own (Claude Code's .claude.json), the
 // plan holds the agent's commands that write it, run by the door when the
 // agent's CLI is on PATH and otherwise left to the person.
 import * as os from 'os';
+import * as path from 'path';
 import { usage } from '../core/errors';
 import { AGENT_CONFIGS, planAgent } from '../adapters/agents/agentConfigs';
-import type { AgentId, AgentPlan, ConnectAction, FileChange, Scope } from '../adapters/agents/agentPlan';
+import type { AgentId, AgentPlan, ConnectAction, FileChange, PlanInput, Scope } from '../adapters/agents/agentPlan';
 import { agentStatus, agentsByPresence, type AgentStatus } from '../adapters/agents/agentStatus';
 import { applyPlan } from '../adapters/agents/configWriter';
-import { findOnPath, runStep, type AgentStep } from '../adapters/agents/agentCli';
-import { claudeMcpSteps } from '../adapters/agents/claudeCodeConfig';
+import { findOnPath, runStep, stepEnv, type AgentStep } from '../adapters/agents/agentCli';
+import { claudeJsonFile, claudeMcpSteps } from '../adapters/agents/claudeCodeConfig';
 import { currentRuntime, launcherPath, readLauncher, writeLauncher, type LauncherInfo, type LauncherTarget, type LauncherWrite } from '../adapters/launcher';
 
 export type { AgentId, AgentPlan, AgentStatus, AgentStep, ConnectAction, FileChange, LauncherInfo, LauncherTarget, Scope };
@@ -30,6 +31,12 @@ export interface ConnectTarget {
   vault: string;
   /** The home folder the user-scope files and the launcher live in (tests pass a temporary one). */
   home?: string;
+  /**
+   * The environment the agents run in, for the variables that move their
+   * folders (CLAUDE_CONFIG_DIR). This process's when no home is given either:
+   * a home of a test's own is never moved by the tester's environment.
+   */
+  env?: NodeJS.ProcessEnv;
 }
 
 /** The agent a person typed, or a usage error listing the ones Baton knows. */
@@ -51,9 +58,20 @@ export function scopeOf(name: string | undefined, agent: AgentId): Scope {
 
 export const agentLabel = (agent: AgentId): string => AGENT_CONFIGS[agent].label;
 
-function input(t: ConnectTarget) {
+/** The agents' folders an environment moves: Claude Code's CLAUDE_CONFIG_DIR, when it is an absolute path as Claude Code requires. */
+export function agentFolders(env: NodeJS.ProcessEnv): Pick<PlanInput, 'claudeConfigDir'> {
+  // 2.1.328 refuses a relative one: "the configuration home (CLAUDE_CONFIG_DIR) is not an absolute path".
+  const dir = env.CLAUDE_CONFIG_DIR?.trim();
+  return dir && path.isAbsolute(dir) ? { claudeConfigDir: path.resolve(dir) } : {};
+}
+
+/** Where Claude Code keeps its user- and local-scope MCP servers, for this home and environment. */
+export const claudeServersFile = (home: string, env: NodeJS.ProcessEnv): string => claudeJsonFile({ home, ...agentFolders(env) });
+
+function input(t: ConnectTarget): PlanInput {
   const home = t.home ?? os.homedir();
-  return { scope: t.scope, home, projectDir: t.projectDir, launcherPath: launcherPath(home), vault: t.vault };
+  const env = t.env ?? (t.home === undefined ? process.env : {});
+  return { scope: t.scope, home, projectDir: t.projectDir, launcherPath: launcherPath(home), vault: t.vault, ...agentFolders(env) };
 }
 
 /** The agents with a file only their own CLI writes, and the commands for it. */
@@ -97,7 +115,7 @@ export async function runConnectionSteps(plan: ConnectionPlan, env: NodeJS.Proce
   const bin = stepRunner(plan, env.PATH ?? '');
   if (!bin) return { ...out, left: plan.steps.map((s) => s.text) };
   for (const [n, step] of plan.steps.entries()) {
-    const r = await runStep(bin, step, { ...env, HOME: plan.home });
+    const r = await runStep(bin, step, stepEnv(env, plan.home, step));
     if (r.ok) {
       out.ran.push(step.text);
       continue;
@@ -123,8 +141,8 @@ export function connectionStatus(t: ConnectTarget): AgentStatus {
 }
 
 /** The agents that look installed here first (their folder in the home folder), then the rest. */
-export function agentsToOffer(home: string = os.homedir()): { agent: AgentId; label: string; present: boolean }[] {
-  return agentsByPresence(home);
+export function agentsToOffer(home: string = os.homedir(), env: NodeJS.ProcessEnv = process.env): { agent: AgentId; label: string; present: boolean }[] {
+  return agentsByPresence(home, agentFolders(env));
 }
 
 /**

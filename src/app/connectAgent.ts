@@ -23,7 +23,7 @@ export interface ConnectRequest {
   dryRun: boolean;
   /** The runtime and script of the CLI running now, when it runs from its bundle; null otherwise. */
   self: LauncherTarget | null;
-  /** The environment the agent's own commands run in (its PATH finds them); this process's by default. */
+  /** The environment the agents run in: its PATH finds their commands, its CLAUDE_CONFIG_DIR moves Claude Code's files; this process's by default. */
   env?: NodeJS.ProcessEnv;
 }
 
@@ -51,7 +51,8 @@ export interface ConnectOutcome {
 export async function connectAgent(req: ConnectRequest): Promise<ConnectOutcome> {
   const agent = agentId(req.agent);
   const scope = scopeOf(req.scope, agent);
-  const target = { agent, scope, projectDir: projectRoot(req.cwd), vault: req.vault, home: req.home };
+  const env = req.env ?? process.env;
+  const target = { agent, scope, projectDir: projectRoot(req.cwd), vault: req.vault, home: req.home, env };
   // Planned before the launcher is touched: a config Baton cannot edit (not
   // JSON, a server named baton that is someone else's) stops everything.
   const plan = planConnection(req.action, target);
@@ -65,7 +66,6 @@ export async function connectAgent(req: ConnectRequest): Promise<ConnectOutcome>
     notes.push(...check.notes);
     if (!req.dryRun) applyLauncherCheck(check, req.self, req.home);
   }
-  const env = req.env ?? process.env;
   let steps = { ran: [] as string[], left: plan.commands, failures: [] as string[] };
   if (!req.dryRun) {
     applyConnection(plan);

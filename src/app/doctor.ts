@@ -101,6 +101,8 @@ export interface DoctorRequest {
   home?: string;
   /** The PATH project-scope hooks are run with; this process's by default. */
   pathEnv?: string;
+  /** The environment the agents run in (CLAUDE_CONFIG_DIR moves Claude Code's files); this process's by default. */
+  env?: NodeJS.ProcessEnv;
 }
 
 export async function doctor(req: DoctorRequest): Promise<DoctorReport> {
@@ -125,7 +127,7 @@ export async function doctor(req: DoctorRequest): Promise<DoctorReport> {
     AGENT_CONFIGS[agent].scopes
       .filter((s) => s === 'user' || inProject)
       .map((scope) => {
-        const h = agentHealth({ agent, scope, projectDir, vault: req.vault, home, launcher: check, seen, pathEnv });
+        const h = agentHealth({ agent, scope, projectDir, vault: req.vault, home, launcher: check, seen, pathEnv, env: req.env ?? process.env });
         return { ...h, problems: h.problems.map((p) => p.text) };
       }),
   );

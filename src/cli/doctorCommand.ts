@@ -9,7 +9,7 @@ import type { CommandInput } from './commands';
 import type { Context } from './context';
 
 export async function doctor(ctx: Context, { values }: CommandInput<'doctor'>): Promise<number> {
-  const report = await examine({ vault: ctx.vault, cwd: ctx.io.cwd, home: homeOf(ctx.io.env) });
+  const report = await examine({ vault: ctx.vault, cwd: ctx.io.cwd, home: homeOf(ctx.io.env), env: ctx.io.env });
   if (values.json) ctx.json(report);
   else ctx.io.out(render(report, Math.floor(Date.now() / 1000)));
   return report.ok ? 0 : 1;

@@ -1,6 +1,7 @@
 // The built CLI run as agents' hooks run it: a process of its own, told the
 // vault by BATON_VAULT and nothing else of Baton's by the shell running the
-// tests (an outer BATON_AGENT or BATON_PROJECT would change what it records).
+// tests (an outer BATON_AGENT or BATON_PROJECT would change what it records,
+// an outer CLAUDE_CONFIG_DIR where connect writes).
 // Shared by the unit, chaos and integration tiers, so it imports no more than Node.
 import { spawn, type ChildProcess } from 'child_process';
 
@@ -35,7 +36,8 @@ export function spawnCli(cli: string, args: string[], opts: SpawnCliOptions): Pr
         : ['/bin/sh', ['-c', `umask ${opts.umask.toString(8).padStart(3, '0')} && exec "$0" "$@"`, process.execPath, cli, ...args]];
     const child = spawn(cmd, argv, {
       cwd: opts.cwd,
-      env: { ...process.env, BATON_AGENT: '', BATON_PROJECT: '', ...opts.env, BATON_VAULT: opts.vault },
+      // CLAUDE_CONFIG_DIR too: a tester's own would move a test's Claude Code files out of its HOME, into the tester's.
+      env: { ...process.env, BATON_AGENT: '', BATON_PROJECT: '', CLAUDE_CONFIG_DIR: '', ...opts.env, BATON_VAULT: opts.vault },
       stdio: ['pipe', 'pipe', 'pipe'],
       uid: opts.uid,
       gid: opts.gid,

@@ -12,8 +12,20 @@ export interface AgentStep {
   program: string;
   argv: string[];
   cwd: string;
+  /** Variables set (a string) or unset (null) for this command over the door's environment: the agent's own folder (CLAUDE_CONFIG_DIR). */
+  env: Record<string, string | null>;
   /** The command as a person would type it in a POSIX shell. */
   text: string;
+}
+
+/** The environment a step runs in: `base`, with HOME the plan's and the step's own variables set or unset. */
+export function stepEnv(base: NodeJS.ProcessEnv, home: string, step: AgentStep): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = { ...base, HOME: home };
+  for (const [k, v] of Object.entries(step.env)) {
+    if (v === null) delete env[k];
+    else env[k] = v;
+  }
+  return env;
 }
 
 /** The absolute path a shell with this PATH would run for `program`, or null. */

@@ -27,6 +27,12 @@ export interface PlanInput {
   launcherPath: string;
   /** The vault the agent's MCP server writes to, whatever the agent's own environment says. */
   vault: string;
+  /**
+   * Claude Code's configuration folder when CLAUDE_CONFIG_DIR names one (the
+   * environment Claude Code runs in): its user settings and its .claude.json
+   * live there instead of ~/.claude and ~/.claude.json (claudeCodeConfig.ts).
+   */
+  claudeConfigDir?: string;
 }
 
 export interface FileChange {
@@ -49,7 +55,7 @@ export interface AgentPlan {
   files: FileChange[];
   /** What the person must know or do: trusting a hook, installing `baton` for teammates. */
   notes: string[];
-  /** Commands to run where a file belongs to the agent itself (Claude Code's `~/.claude.json`). */
+  /** Commands to run where a file belongs to the agent itself (Claude Code's `.claude.json`). */
   commands: string[];
 }
 

@@ -20,7 +20,7 @@ export interface AgentStatus {
   files: { path: string; state: FileState }[];
   /** What stops connect, with the fix (a file that is not JSON, a server named baton that is not Baton's). */
   problems: string[];
-  /** Commands connect would print (Claude Code's ~/.claude.json): their effect cannot be read from a file here. */
+  /** Commands connect would print (Claude Code's .claude.json): their effect cannot be read from a file here. */
   commands: string[];
 }
 
@@ -57,11 +57,12 @@ const HOME_MARKERS: Record<AgentId, string> = {
 };
 
 /** The agents that look installed on this machine, first, for the Connect quick pick; then the others. */
-export function agentsByPresence(home: string): { agent: AgentId; label: string; present: boolean }[] {
+export function agentsByPresence(home: string, folders: Pick<PlanInput, 'claudeConfigDir'> = {}): { agent: AgentId; label: string; present: boolean }[] {
+  const marker = (agent: AgentId): string => (agent === 'claude-code' && folders.claudeConfigDir) || path.join(home, HOME_MARKERS[agent]);
   const all = (Object.keys(AGENT_CONFIGS) as AgentId[]).map((agent) => ({
     agent,
     label: AGENT_CONFIGS[agent].label,
-    present: fs.existsSync(path.join(home, HOME_MARKERS[agent])),
+    present: fs.existsSync(marker(agent)),
   }));
   return [...all.filter((a) => a.present), ...all.filter((a) => !a.present)];
 }

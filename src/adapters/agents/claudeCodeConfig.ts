@@ -32,6 +32,12 @@
 //   is the current one, remove then add when it is outdated.
 // - Project servers from .mcp.json wait for the person's approval in an
 //   interactive session (mcp.md, "Project scope").
+// - CLAUDE_CONFIG_DIR moves the configuration folder: "every ~/.claude path"
+//   lives under it (docs/claude-directory.md, docs/env-vars.md), the user
+//   settings.json included; and 2.1.328's `claude mcp add-json` then writes
+//   $CLAUDE_CONFIG_DIR/.claude.json, nothing in the home folder (tried with the
+//   agents tier's CLI, user and local scope). So both are read and written
+//   there, and `claude mcp` runs with the same CLAUDE_CONFIG_DIR (app/connect.ts).
 import * as path from 'path';
 import type { AgentPlan, ConnectAction, PlanInput } from './agentPlan';
 import type { AgentStep } from './agentCli';
@@ -56,8 +62,15 @@ export function claudeHookSet(input: PlanInput): HookSet {
   return nestedHookSet(input, 'claude-code', EVENTS);
 }
 
+/** Claude Code's configuration folder: CLAUDE_CONFIG_DIR, else ~/.claude. */
+export const claudeDir = (input: Pick<PlanInput, 'home' | 'claudeConfigDir'>): string => input.claudeConfigDir || path.join(input.home, '.claude');
+
+/** The file Claude Code keeps its user- and local-scope MCP servers in: ~/.claude.json, or .claude.json in CLAUDE_CONFIG_DIR. */
+export const claudeJsonFile = (input: Pick<PlanInput, 'home' | 'claudeConfigDir'>): string =>
+  input.claudeConfigDir ? path.join(input.claudeConfigDir, '.claude.json') : path.join(input.home, '.claude.json');
+
 export function claudeSettingsPath(input: PlanInput): string {
-  if (input.scope === 'user') return path.join(input.home, '.claude', 'settings.json');
+  if (input.scope === 'user') return path.join(claudeDir(input), 'settings.json');
   return path.join(input.projectDir, '.claude', input.scope === 'project' ? 'settings.json' : 'settings.local.json');
 }
 
@@ -73,16 +86,25 @@ export function claudeServerEntry(input: PlanInput): { command: string; args: st
   return serverEntry(input, 'claude-code');
 }
 
-/** The `claude mcp` commands that bring ~/.claude.json to what connecting (or disconnecting) means; none for project scope. */
+/** The `claude mcp` commands that bring Claude Code's .claude.json to what connecting (or disconnecting) means; none for project scope. */
 export function claudeMcpSteps(action: ConnectAction, input: PlanInput): AgentStep[] {
   if (input.scope === 'project') return [];
   const scope = input.scope === 'local' ? 'local' : 'user';
   // Local scope keys its servers by the folder the command runs in.
-  const step = (...argv: string[]): AgentStep => ({ program: 'claude', argv, cwd: scope === 'local' ? input.projectDir : input.home, text: `claude ${argv.map(sh).join(' ')}` });
+  // The folder planned from is the one `claude` writes: CLAUDE_CONFIG_DIR set to it, or unset.
+  const dir = input.claudeConfigDir || null;
+  const step = (...argv: string[]): AgentStep => ({
+    program: 'claude',
+    argv,
+    cwd: scope === 'local' ? input.projectDir : input.home,
+    env: { CLAUDE_CONFIG_DIR: dir },
+    text: `${dir ? `CLAUDE_CONFIG_DIR=${sh(dir)} ` : ''}claude ${argv.map(sh).join(' ')}`,
+  });
   const remove = step('mcp', 'remove', '--scope', scope, 'baton');
   const want = claudeServerEntry(input);
-  const now = claudeServer(input.home, scope, input.projectDir);
-  if (now.state === 'other') notOurs(`${path.join(input.home, '.claude.json')} (${scope} scope)`, 'the MCP server "baton"');
+  const file = claudeJsonFile(input);
+  const now = claudeServer(file, scope, input.projectDir);
+  if (now.state === 'other') notOurs(`${file} (${scope} scope)`, 'the MCP server "baton"');
   if (action === 'disconnect') return now.state === 'ours' ? [remove] : [];
   if (now.state === 'ours' && sameServer(now.entry, want)) return [];
   const add = step('mcp', 'add-json', '--scope', scope, 'baton', JSON.stringify(want));
@@ -107,7 +129,7 @@ export function planClaudeCode(action: ConnectAction, input: PlanInput): AgentPl
   const commands = claudeMcpSteps(action, input).map((s) => s.text);
   if (commands.length)
     notes.push(
-      `Claude Code keeps ${input.scope}-scope MCP servers in ~/.claude.json, which it rewrites itself: Baton's MCP server goes in and out through \`claude mcp\`, never by editing that file.`,
+      `Claude Code keeps ${input.scope}-scope MCP servers in ${claudeJsonFile(input)}, which it rewrites itself: Baton's MCP server goes in and out through \`claude mcp\`, never by editing that file.`,
     );
   return { agent: 'claude-code', scope: input.scope, action, files, notes, commands };
 }

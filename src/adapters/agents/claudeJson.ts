@@ -1,4 +1,4 @@
-// Baton's MCP server as `~/.claude.json` holds it, for connect (which runs
+// Baton's MCP server as `~/.claude.json` (or `$CLAUDE_CONFIG_DIR/.claude.json`) holds it, for connect (which runs
 // `claude mcp add-json` or `remove` only where that changes something) and for
 // doctor. Read only: the file is Claude Code's own (sign-in, per-project trust)
 // and rewritten by it, so Baton never edits it (see claudeCodeConfig.ts).
@@ -7,7 +7,6 @@
 // the top-level `mcpServers`, local scope in `projects[<dir>].mcpServers`, the
 // dir being the folder the command ran in; an entry is the JSON given, as is
 // (`{"command","args","env"}`). Matches docs/mcp.md, "MCP installation scopes".
-import * as path from 'path';
 import { readText } from './agentPlan';
 import { isOurServer } from './batonCommand';
 
@@ -21,14 +20,14 @@ export type ClaudeServer =
 const obj = (v: unknown): Record<string, unknown> | undefined => (typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Record<string, unknown>) : undefined);
 
 /**
- * The `baton` server of one scope. A file that is not JSON reads as absent:
+ * The `baton` server of one scope in `file` (claudeCodeConfig.ts claudeJsonFile). A file that is not JSON reads as absent:
  * Claude Code itself starts over from a backup then, and `claude mcp` is what
  * would say so.
  */
-export function claudeServer(home: string, scope: 'user' | 'local', projectDir: string): ClaudeServer {
+export function claudeServer(file: string, scope: 'user' | 'local', projectDir: string): ClaudeServer {
   let value: unknown;
   try {
-    const text = readText(path.join(home, '.claude.json'));
+    const text = readText(file);
     if (text === null) return { state: 'absent' };
     value = JSON.parse(text);
   } catch {

@@ -58,7 +58,9 @@ export class AgentsView extends Disposable implements vscode.TreeDataProvider<Ag
       const projectDir = this.projectDir();
       const vault = this.host.session.root;
       const any = agentsToOffer(home).some((o) =>
-        scopesHere(o.agent, projectDir).some((scope) => connectionStatus({ agent: o.agent, scope, projectDir: projectDir ?? '', vault, home }).connected !== 'no'),
+        scopesHere(o.agent, projectDir).some(
+          (scope) => connectionStatus({ agent: o.agent, scope, projectDir: projectDir ?? '', vault, home, env: process.env }).connected !== 'no',
+        ),
       );
       this.setConnected(any);
     } catch (err) {
@@ -103,7 +105,9 @@ export class AgentsView extends Disposable implements vscode.TreeDataProvider<Ag
     const vault = this.host.session.root;
     const pathEnv = process.env.PATH ?? '';
     return agentsToOffer(home).map((o) => {
-      const scopes = scopesHere(o.agent, projectDir).map((scope) => agentHealth({ agent: o.agent, scope, projectDir: projectDir ?? '', vault, home, launcher, seen, pathEnv }));
+      const scopes = scopesHere(o.agent, projectDir).map((scope) =>
+        agentHealth({ agent: o.agent, scope, projectDir: projectDir ?? '', vault, home, launcher, seen, pathEnv, env: process.env }),
+      );
       return { kind: 'agent', agent: o.agent, label: o.label, present: o.present, scopes, lastSeen: scopes[0]?.lastSeen ?? null };
     });
   }
