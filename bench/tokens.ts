@@ -71,6 +71,7 @@ export async function tokenFigures(): Promise<TokenFigures> {
       roots: [],
       edited: [],
       source: 'startup',
+      prompt: '',
       trigger: '',
       instructions: '',
       context: { percent: null, messages: null, toCompact: null },

@@ -23,6 +23,12 @@ export interface AgentSessionBinding {
   updated: number;
   /** Fingerprint of the last extractive capture written for this session. */
   lastCapture: string;
+  /**
+   * The person's first prompt as the session start gave it (Copilot CLI's
+   * initialPrompt), clipped: a capture's Task when the transcript is not
+   * written yet (Copilot writes its session log behind the session).
+   */
+  opening: string;
 }
 
 /** `<vault>/.baton/agent-sessions/<agent>/<sessionKey(id)>.json`: the id reaches the file name only through the safe key. */
@@ -44,6 +50,7 @@ export function readBinding(vaultRoot: string, agent: string, id: string): Agent
       started: Number(value.started) || 0,
       updated: Number(value.updated) || 0,
       lastCapture: String(value.lastCapture ?? ''),
+      opening: String(value.opening ?? ''),
     };
   } catch {
     return null;
@@ -69,6 +76,7 @@ export async function updateBinding(
     transcript: '',
     started: now,
     lastCapture: '',
+    opening: '',
     ...before,
     ...Object.fromEntries(
       Object.entries(patch)

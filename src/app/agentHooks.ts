@@ -41,7 +41,8 @@ export async function sessionStart(h: HookEnv, p: HookPayload): Promise<string> 
   const baton = core(h);
   const view = await resume(baton, scope, { agent: h.agent, via: 'hook', now: h.now(), onlyWithHandover: true });
   if (p.sessionId) {
-    await updateBinding(h.vaultRoot, h.agent, p.sessionId, h.now(), { scope, cwd: p.cwd, transcript: p.transcriptPath });
+    const opening = p.prompt.trim() ? clip(p.prompt, OPENING_CHARS) : '';
+    await updateBinding(h.vaultRoot, h.agent, p.sessionId, h.now(), { scope, cwd: p.cwd, transcript: p.transcriptPath, opening });
   }
   if (!hasHandover(view)) return '';
   return startText(scope, view, h.now());
@@ -86,16 +87,22 @@ function transcriptOf(h: HookEnv, p: HookPayload): string {
   return cursorTranscriptFor(h.env.HOME || os.homedir(), p.roots[0] ?? p.cwd, p.sessionId);
 }
 
-/** The user's words in the session's transcript, or why there are none. */
+/**
+ * The user's words in the session's transcript, or why there are none. The
+ * reason goes into the capture, so it never names the file: that path is this
+ * machine's (the binding keeps it, app/sessionPlace.ts), and the hook log adds it.
+ */
 function wordsOf(p: HookPayload, file: string): { words: UserWords; unread: string } {
   const none: UserWords = { opening: '', latest: [] };
   if (!file) return { words: none, unread: 'the payload names no transcript' };
   try {
     const words = userWordsIn(file, FORMAT_OF_HOST[p.host] ?? 'unknown', 3);
     if (words.opening || words.latest.length) return { words, unread: '' };
-    return { words, unread: `the transcript ${file} holds no message of the user's that Baton can read` };
+    return { words, unread: "the transcript holds no message of the user's that Baton can read" };
   } catch (err) {
-    return { words: none, unread: `the transcript ${file} could not be read (${err instanceof Error ? err.message : String(err)})` };
+    const code = (err as NodeJS.ErrnoException).code;
+    const why = typeof code === 'string' ? code : (err instanceof Error ? err.message : String(err)).split(file).join('it');
+    return { words: none, unread: `the transcript could not be read (${why})` };
   }
 }
 
@@ -173,19 +180,25 @@ export async function preCompact(h: HookEnv, p: HookPayload): Promise<Capture> {
   const transcript = transcriptOf(h, p);
   const checkOnly = geminiCheckOnly(h, p, transcript);
   if (checkOnly) return { skipped: checkOnly };
-  const { words, unread } = wordsOf(p, transcript);
-  const fromTranscript = !unread;
+  const bound = p.sessionId ? readBinding(h.vaultRoot, h.agent, p.sessionId) : null;
+  const read = wordsOf(p, transcript);
+  const { unread } = read;
+  // Copilot CLI writes its session log behind the session: at an early
+  // compaction the file it names may not exist yet (seen with 1.0.102 in the
+  // agents' tier). Its session start gave the person's first prompt; quote that.
+  const fromStart = Boolean(unread && bound?.opening);
+  const words: UserWords = fromStart ? { opening: bound?.opening ?? '', latest: [] } : read.words;
+  const quoted = !unread || fromStart;
   const instructions = p.instructions.trim();
   const baton = core(h);
-  const ownNotes = fromTranscript ? [] : (await baton.sessions(scope)).uncommitted.filter((n) => n.agent === h.agent && !isEditNote(n));
-  if (!fromTranscript && !instructions && !ownNotes.length) {
-    return { skipped: `nothing to capture: ${unread}, and ${h.agent} has no open working notes in ${scope}` };
+  const ownNotes = unread ? (await baton.sessions(scope)).uncommitted.filter((n) => n.agent === h.agent && !isEditNote(n)) : [];
+  if (!quoted && !instructions && !ownNotes.length) {
+    return { skipped: `nothing to capture: ${unread} (${transcript}), and ${h.agent} has no open working notes in ${scope}` };
   }
   const fingerprint = createHash('sha256')
     .update(JSON.stringify([scope, words, instructions]))
     .digest('hex')
     .slice(0, 16);
-  const bound = p.sessionId ? readBinding(h.vaultRoot, h.agent, p.sessionId) : null;
   // The same words again, and no notes since: the last capture already holds all of it.
   if (bound?.lastCapture === fingerprint && !ownNotes.length) return { skipped: 'nothing new since the last capture of this session' };
 
@@ -193,14 +206,16 @@ export async function preCompact(h: HookEnv, p: HookPayload): Promise<Capture> {
   const latest = words.latest.map((m) => `- ${clip(m, RECENT_CHARS).replace(/\s+/g, ' ')}`);
   const trigger = p.trigger || 'unknown trigger';
   const state = [
-    fromTranscript
-      ? `Extractive capture before context compaction (${trigger}): the user's own words, quoted, not a summary and not a deliberate hand-over.`
-      : `Capture before context compaction (${trigger}): ${unread}, so this holds the session's working notes${instructions ? ' and the compaction instructions the user gave' : ''}, not a summary and not a deliberate hand-over.`,
+    fromStart
+      ? `Extractive capture before context compaction (${trigger}): the user's opening request as the session start gave it (${unread}), quoted, not a summary and not a deliberate hand-over.`
+      : quoted
+        ? `Extractive capture before context compaction (${trigger}): the user's own words, quoted, not a summary and not a deliberate hand-over.`
+        : `Capture before context compaction (${trigger}): ${unread}, so this holds the session's working notes${instructions ? ' and the compaction instructions the user gave' : ''}, not a summary and not a deliberate hand-over.`,
     ...[contextLine(p), carried.line].filter(Boolean),
     ...(latest.length ? ['', `Latest user message${latest.length > 1 ? 's' : ''}:`, ...latest] : []),
     ...(instructions ? ['', 'Compaction instructions the user gave:', `- ${clip(instructions, RECENT_CHARS).replace(/\s+/g, ' ')}`] : []),
   ].join('\n');
-  const extra: Record<string, unknown> = { capture: 'extractive', capture_source: fromTranscript ? 'transcript' : 'notes' };
+  const extra: Record<string, unknown> = { capture: 'extractive', capture_source: fromStart ? 'session-start' : quoted ? 'transcript' : 'notes' };
   if (p.sessionId) extra.agent_session = p.sessionId;
   // The transcript and the folder are this machine's: kept in its session binding below (app/sessionPlace.ts), not in the vault.
   const r = await commitCheckpoint(baton, {

@@ -30,6 +30,8 @@ export interface HookPayload {
   edited: string[];
   /** session-start: startup, resume, clear, compact. */
   source: string;
+  /** session-start: the person's first prompt, where the host sends it (Copilot CLI's initialPrompt), else "". */
+  prompt: string;
   /** pre-compact: manual or auto. */
   trigger: string;
   /** pre-compact: what the user asked the compaction to keep (Claude's, Copilot CLI's custom instructions), "" when none. */

@@ -41,6 +41,8 @@ export function parsePayload(raw: string, installedFor: Host = 'claude-code'): H
     cwd: text(value.cwd) || roots[0] || '',
     roots,
     source: text(value.source),
+    // Copilot CLI's sessionStart `initialPrompt` (FACTS.md, 1.0.102): the person's words before any hook added to them.
+    prompt: text(value.initialPrompt) || text(value.initial_prompt),
     trigger: text(value.trigger),
     instructions: text(value.custom_instructions) || text(value.customInstructions),
     context: { percent: count(value.context_usage_percent), messages: count(value.message_count), toCompact: count(value.messages_to_compact) },

@@ -14,7 +14,7 @@ import { startModel, tokens } from './support/scriptedModel';
 import { chatMessages, chatToolDefs, chatTools, isSummaryRequest, nameOf, openaiChat } from './support/wire/openaiChat';
 import type { Exit, World } from './support/world';
 import type { Checkpoint, Resume, Sessions } from './support/replies';
-import { baton, batonJson, makeWorld, removeWorld, run, vaultText } from './support/world';
+import { baton, batonJson, hookLog, makeWorld, removeWorld, run, vaultText } from './support/world';
 
 const DEAD_END = 'Rounding each price before summing: the total is still a cent off, 1.005 is 1.00499 in binary';
 const DECISION = 'Round once, on the sum: one rounding error at most';
@@ -115,6 +115,14 @@ describe(`GitHub Copilot CLI ${agentVersion('copilot')}, end to end against a sc
     if (world) removeWorld(world);
   });
 
+  /** Copilot's own record of the hooks it ran (its session logs' hook.start / hook.end events), for failure messages. */
+  const hookEvents = (): string =>
+    sessionLogs()
+      .flatMap((f) => fs.readFileSync(f, 'utf8').split('\n'))
+      .filter((l) => /"type":"hook\.(start|end)"|compaction/.test(l))
+      .map((l) => l.slice(0, 600))
+      .join('\n');
+
   const checkpoints = async (): Promise<Checkpoint[]> => (await batonJson<Sessions>(world, ['sessions'])).checkpoints;
 
   it('ran session 1 as scripted: the note, the apply_patch edit and the checkpoint reached Baton and the file', async function () {
@@ -163,7 +171,7 @@ describe(`GitHub Copilot CLI ${agentVersion('copilot')}, end to end against a sc
   it('compacts once when the model reports a large usage: one capture, and the hand-over keeps the dead end, decision and next step', async function () {
     assert.equal(session1.model.requests.filter(isSummaryRequest).length, 1, 'Copilot asked for one summary');
     const captures = (await checkpoints()).filter(isCapture);
-    assert.equal(captures.length, 1, JSON.stringify(captures, null, 2));
+    assert.equal(captures.length, 1, `${JSON.stringify(captures, null, 2)}\nhook log:\n${hookLog(world)}\nCopilot's hook events:\n${hookEvents()}`);
     const r = await batonJson<Resume>(world, ['resume']);
     const said = JSON.stringify(r);
     for (const kept of [DEAD_END, DECISION, NEXT]) assert.ok(said.includes(kept), `the hand-over lost "${kept}":\n${said}`);

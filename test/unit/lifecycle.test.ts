@@ -39,6 +39,7 @@ describe('lifecycle notes', () => {
     roots: [],
     edited: [],
     source: '',
+    prompt: '',
     trigger: '',
     instructions: '',
     context: { percent: null, messages: null, toCompact: null },

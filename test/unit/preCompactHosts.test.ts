@@ -198,7 +198,7 @@ describe('before compaction, every host: a capture from its own transcript, else
       assert.match(
         hooksLog(),
         new RegExp(
-          `${agent} pre-compact nothing to capture: the transcript .*${agent}-torn\\.jsonl holds no message of the user's that Baton can read, and ${agent} has no open working notes in kestrel`,
+          `${agent} pre-compact nothing to capture: the transcript holds no message of the user's that Baton can read \\(.*${agent}-torn\\.jsonl\\), and ${agent} has no open working notes in kestrel`,
         ),
       );
 
@@ -207,11 +207,9 @@ describe('before compaction, every host: a capture from its own transcript, else
       const [cp] = checkpoints();
       assert.match(cp, /^capture: extractive$/m);
       assert.match(cp, /^capture_source: notes$/m);
+      assert.ok(!cp.includes(world.root), `this machine's paths reached the vault:\n${cp}`);
       assert.match(cp, new RegExp(`^agent: ${agent}$`, 'm'));
-      assert.match(
-        cp,
-        /Capture before context compaction \(auto\): the transcript .* holds no message of the user's that Baton can read, so this holds the session's working notes/,
-      );
+      assert.match(cp, /Capture before context compaction \(auto\): the transcript holds no message of the user's that Baton can read, so this holds the session's working notes/);
       assert.match(cp, /Recorded during the session:\n- fake timers did not help: the coupon clock is real time/);
       assert.ok(!cp.includes('## Task'), 'no task made up');
     });
@@ -296,6 +294,25 @@ describe('before compaction, every host: a capture from its own transcript, else
       0,
     );
     assert.equal(checkpoints().length, 1);
+  });
+
+  it('Copilot CLI: a compaction before its session log is written quotes the prompt its session start gave (1.0.102 writes the log behind the session)', () => {
+    const start = world.run(world.commandFor('copilot', 'sessionStart'), { source: 'new', initialPrompt: OPENING, sessionId: 'p-1', timestamp: 1764586800000, cwd: world.repo });
+    assert.equal(start.code, 0, start.stderr);
+    const notYet = path.join(world.root, 'session-state', 'p-1', 'events.jsonl');
+    compact('copilot', notYet);
+    const [cp, ...more] = checkpoints();
+    assert.equal(more.length, 0, hooksLog());
+    assert.ok(cp, `no capture; hooks.log:\n${hooksLog()}`);
+    assert.match(cp, /^capture_source: session-start$/m);
+    assert.ok(cp.includes(`## Task\n\n${OPENING}\n`), cp);
+    assert.match(cp, /the user's opening request as the session start gave it \(the transcript could not be read \(ENOENT\)\)/);
+    assert.ok(!cp.includes(world.root), `this machine's paths reached the vault:\n${cp}`);
+    // Once the log exists, its words are read as every host's are.
+    fs.mkdirSync(path.dirname(notYet), { recursive: true });
+    fs.writeFileSync(notYet, transcripts.copilot().join('\n') + '\n');
+    compact('copilot', notYet);
+    assert.equal(checkpoints().filter((c) => /^capture_source: transcript$/m.test(c)).length, 1, hooksLog());
   });
 
   it('VS Code running a Claude hook: its transcript format is unknown, so every reader is tried', () => {

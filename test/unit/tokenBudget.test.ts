@@ -63,6 +63,7 @@ describe('the token budget of a request', function () {
         roots: [],
         edited: [],
         source: 'startup',
+        prompt: '',
         trigger: '',
         instructions: '',
         context: { percent: null, messages: null, toCompact: null },

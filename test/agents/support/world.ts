@@ -8,6 +8,7 @@ import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 import * as chaos from '../../chaos/support';
+import { hookLogOf } from '../../../src/adapters/vaultLayout';
 import { agentsBinDir, ensureAgents } from './install';
 
 export interface World {
@@ -128,4 +129,13 @@ export const vaultText = (world: World): string =>
 export function removeWorld(world: World): void {
   if (process.env.BATON_AGENTS_KEEP) return void process.stderr.write(`kept ${world.root}\n`);
   fs.rmSync(world.root, { recursive: true, force: true });
+}
+
+/** Baton's hook log in this world's vault (why a hook wrote nothing, or failed), for failure messages. */
+export function hookLog(world: World): string {
+  try {
+    return fs.readFileSync(hookLogOf(world.vault), 'utf8');
+  } catch {
+    return '(no hook log)';
+  }
 }
