@@ -14,6 +14,7 @@ import { geminiTrustProblems } from './health/geminiTrust';
 import type { LauncherCheck } from './launcherCheck';
 import { claudeMcpProblems } from './health/claudeMcp';
 import { codexTrustProblems } from './health/codexTrust';
+import { copilotTrustProblems } from './health/copilotTrust';
 
 export type AgentFix =
   /** Connect (again) in this scope: Baton's entries outdated or half there (a launcher path that moved), Claude Code's own MCP command. */
@@ -147,5 +148,6 @@ export function agentHealth(i: AgentHealthInput): AgentHealth {
   problems.push(...claudeMcpProblems(i, status));
   problems.push(...codexTrustProblems(i, status));
   problems.push(...geminiTrustProblems(i, status.connected, i.env ?? process.env));
+  problems.push(...copilotTrustProblems(i, status.connected, i.env ?? process.env));
   return { agent, scope, connected: status.connected, files: status.files, lastSeen: lastSeenOf(agent, i.seen), problems };
 }
