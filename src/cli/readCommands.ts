@@ -55,7 +55,8 @@ export async function plans(ctx: Context, { values, positionals }: CommandInput<
 export async function continuity(ctx: Context, { values }: CommandInput<'continuity'>): Promise<number> {
   const list = await ctx.core().continuity();
   if (values.json) {
-    ctx.json(list.map(({ scopes: _scopes, ...rest }) => rest));
+    // The contract shape Logos shares: whose (machines, person) is the editor's, not part of it.
+    ctx.json(list.map(({ scopes: _scopes, lastMachine: _m, lastPerson: _p, machines: _ms, ...rest }) => rest));
     return 0;
   }
   const t = now();

@@ -37,6 +37,10 @@ export function abandonedAcross(notes: readonly ScopeNote[], now: number, here =
     .sort((a, b) => a.lastActivity - b.lastActivity);
 }
 
+function addMachines(e: ProjectContinuity, machines: readonly string[]): void {
+  for (const m of machines) if (m && !e.machines.includes(m)) e.machines.push(m);
+}
+
 /**
  * Per project, worktree scopes rolled up: checkpointed projects first, most
  * recent first; never-checkpointed ones last.
@@ -47,7 +51,7 @@ export function continuityOf(summaries: readonly ScopeSummary[], notes: readonly
     const project = rootProject(scope);
     let e = byProject.get(project);
     if (!e) {
-      e = { project, checkpoints: 0, lastCheckpoint: 0, lastAgent: '', uncommitted: 0, abandoned: 0, quiet: true, scopes: [] };
+      e = { project, checkpoints: 0, lastCheckpoint: 0, lastAgent: '', lastMachine: '', lastPerson: '', machines: [], uncommitted: 0, abandoned: 0, quiet: true, scopes: [] };
       byProject.set(project, e);
     }
     if (scope !== project && !e.scopes.includes(scope)) e.scopes.push(scope);
@@ -56,13 +60,17 @@ export function continuityOf(summaries: readonly ScopeSummary[], notes: readonly
   for (const s of summaries) {
     const e = entry(s.scope);
     e.checkpoints += s.checkpoints;
+    addMachines(e, s.machines);
     if (s.lastCheckpoint > e.lastCheckpoint) {
       e.lastCheckpoint = s.lastCheckpoint;
       e.lastAgent = s.lastAgent;
+      e.lastMachine = s.lastMachine;
+      e.lastPerson = s.lastPerson;
     }
   }
   for (const s of openAcrossVault(notes)) {
     const e = entry(s.scope);
+    addMachines(e, [s.machine]);
     e.uncommitted += workingNotes(s.notes).length;
     if (isAbandoned(s, now)) e.abandoned += 1;
   }

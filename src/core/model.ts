@@ -117,6 +117,11 @@ export interface ProjectContinuity {
   checkpoints: number;
   lastCheckpoint: number;
   lastAgent: string;
+  /** The origin of the last checkpoint ("" when it names none), for whose it was where a project has several machines. */
+  lastMachine: string;
+  lastPerson: string;
+  /** Machines the project's checkpoints and open sessions come from (checkpoints: at most two per scope). */
+  machines: string[];
   uncommitted: number;
   abandoned: number;
   quiet: boolean;

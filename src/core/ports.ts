@@ -66,6 +66,11 @@ export interface ScopeSummary {
   checkpoints: number;
   lastCheckpoint: number;
   lastAgent: string;
+  /** The last checkpoint's origin (core/thread.ts originOf), "" when it names none. */
+  lastMachine: string;
+  lastPerson: string;
+  /** Machines its checkpoints name: at most two, enough to tell one machine from several. */
+  machines: string[];
 }
 
 export interface ScopeNote extends NoteLine {

@@ -271,6 +271,13 @@ describe('sidebar', () => {
       await switchTo(solo);
       const soloRoots = await rootsWith(solo, (r) => /ago/.test(r.description));
       assert.strictEqual(soloRoots[0].description, 'current · 1h ago by claude-code');
+      // The team's row, now another project's, still says whose its last checkpoint is (from the index, no history read).
+      const teamRow = soloRoots.find((r) => r.label === team);
+      assert.match(teamRow?.description ?? '', /^1h ago by claude-code \(this machine\) · 1 uncommitted · 1 abandoned$/, JSON.stringify(teamRow));
+      assert.ok(
+        soloRoots.filter((r) => r.label !== team).every((r) => !/machine/.test(r.description)),
+        soloRoots.map((r) => `${r.label}: ${r.description}`).join('\n'),
+      );
       assert.deepStrictEqual(
         (await shown(api.views.checkpoints)).map((s) => s.description),
         ['claude-code · 1h ago'],

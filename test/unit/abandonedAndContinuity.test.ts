@@ -101,6 +101,30 @@ describe('continuity', () => {
     assert.equal(fresh.quiet, true, 'never checkpointed');
   });
 
+  it("knows each project's machines and whose its last checkpoint is, from the index alone", async () => {
+    const here = await v.baton.machine();
+    const other = 'feedc0defeedc0de';
+    await v.baton.commit({ scope: 'solo', agent: 'claude', fields: { task: 'alone' }, at: v.clock.t - 2 * HOUR });
+    await v.baton.commit({ scope: 'team', agent: 'claude', fields: { task: 'mine' }, at: v.clock.t - 3 * HOUR });
+    // Another clone's checkpoint, arrived by sync, newer than this machine's; and a third machine's open session.
+    const theirs = (await v.baton.history('team'))[0];
+    const file = v.read(`sessions/team/${theirs.session}.md`).replace(`machine: ${here}`, `machine: ${other}\nperson: Ann`);
+    fs.writeFileSync(
+      path.join(v.root, 'sessions', 'team', `${stamp(v.clock.t - HOUR)}-claude.md`),
+      file.replace(/^checkpointed: .*$/m, `checkpointed: ${new Date((v.clock.t - HOUR) * 1000).toISOString().replace('.000', '')}`),
+    );
+    fs.appendFileSync(path.join(v.root, 'sessions', 'team', 'uncommitted.md'), `- on it <!-- machine=0123456789abcdef --> <!-- ts=${v.clock.t - 60} agent=codex -->\n`);
+
+    const list = await v.baton.continuity();
+    const team = list.find((p) => p.project === 'team');
+    const solo = list.find((p) => p.project === 'solo');
+    assert.ok(team && solo, JSON.stringify(list));
+    assert.equal(team.lastCheckpoint, v.clock.t - HOUR);
+    assert.deepEqual([team.lastMachine, team.lastPerson], [other, 'Ann']);
+    assert.deepEqual([...team.machines].sort(), ['0123456789abcdef', here, other].sort());
+    assert.deepEqual([solo.lastMachine, solo.lastPerson, solo.machines], [here, '', [here]]);
+  });
+
   it('reads a worktree scope history from its own folder only', async () => {
     await v.baton.commit({ scope: 'kestrel', agent: 'claude', fields: { task: 'main' } });
     await v.baton.commit({ scope: 'Kestrel/Feature X', agent: 'claude', fields: { task: 'wt' } });

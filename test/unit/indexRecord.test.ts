@@ -88,12 +88,39 @@ describe('the index reads checkpoints exactly as the real parser does', () => {
     const text = fc.array(piece, { maxLength: 8 }).map((p) => p.join(''));
     const list = fc.array(text, { maxLength: 4 });
     fc.assert(
-      fc.property(text, text, text, list, list, list, list, text, text, (task, state, next, files, failed, touched, decisions, agent, branch) => {
-        const cp = makeCheckpoint({ task, state, next, files, failed, decisions, git: makeGit({ files: touched, branch }), extra: { agent_session: agent, folded: [agent] } });
+      fc.property(text, text, text, list, list, list, list, text, text, text, (task, state, next, files, failed, touched, decisions, agent, branch, machine) => {
+        // `machine` and `person` any text (a number's spelling too): the index says whose from them.
+        const cp = makeCheckpoint({
+          task,
+          state,
+          next,
+          files,
+          failed,
+          decisions,
+          git: makeGit({ files: touched, branch }),
+          extra: { agent_session: agent, folded: [agent], machine, person: branch },
+        });
         same(renderCheckpoint(cp));
       }),
       { numRuns: 300 },
     );
+  });
+
+  it("on whose it is: machine and person in every spelling (plain, quoted, padded, a number's, absent)", () => {
+    const base = renderCheckpoint(makeCheckpoint({ task: 'the index', extra: { machine: 'feedc0defeedc0de', person: 'Ann Lee' } }));
+    assert.deepEqual([indexRecord(base, '20260814-143207-claude').machine, indexRecord(base, '20260814-143207-claude').person], ['feedc0defeedc0de', 'Ann Lee']);
+    for (const [machine, person] of [
+      ['"feedc0de"', "'Ann'"],
+      ['" padded "', '"  Ann  "'],
+      ['1234567890123456', 'true'],
+      ['null', '~'],
+      ['0x1f', '1e3'],
+      ['', ''],
+    ]) {
+      const text = base.replace(/^machine: .*$/m, `machine: ${machine}`).replace(/^person: .*$/m, `person: ${person}`);
+      same(text);
+      same(text.replace(/^machine: .*\n/m, '').replace(/^person: .*\n/m, ''));
+    }
   });
 
   it('reads a body as parseBody does', () => {

@@ -59,13 +59,15 @@ export class CheckpointRows extends TextRows {
         this.paths.add(pid, rec.ts, id);
       }
     }
-    this.sql.run('INSERT INTO checkpoints(id, scope, name, mtime, size, agent, ts, task, empty, paths, failed) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)', [
+    this.sql.run('INSERT INTO checkpoints(id, scope, name, mtime, size, agent, machine, person, ts, task, empty, paths, failed) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)', [
       id,
       scope,
       fileName.slice(0, -3),
       st.mtime,
       st.size,
       rec.agent,
+      rec.machine,
+      rec.person,
       rec.ts,
       rec.task,
       rec.empty ? 1 : 0,

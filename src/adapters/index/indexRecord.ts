@@ -5,6 +5,7 @@
 // threads (indexWorker.ts) both read through here.
 import { isEmptyCheckpoint } from '../../core/checkpointBody';
 import { checkpointSearchFields, fieldsSearchText } from '../../core/searchText';
+import { originOf } from '../../core/thread';
 import { parseCheckpointSlow } from '../markdown/checkpointFile';
 import { fastRecord, type IndexRecord } from '../markdown/fastReader';
 
@@ -17,8 +18,11 @@ export type { IndexRecord };
  */
 export function recordOfCheckpoint(text: string, id: string, search = true): IndexRecord {
   const cp = parseCheckpointSlow(text, id, '');
+  const origin = originOf(cp);
   return {
     agent: cp.agent,
+    machine: origin.machine,
+    person: origin.person,
     ts: cp.ts,
     task: cp.task || cp.next,
     empty: isEmptyCheckpoint(cp),

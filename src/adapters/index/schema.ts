@@ -2,7 +2,7 @@ import { SEARCH_SCHEMA } from '../search';
 
 // Bump SCHEMA_VERSION whenever a table changes: an index of another version is
 // dropped and rebuilt from the vault, which is always safe because it is a cache.
-export const SCHEMA_VERSION = 10;
+export const SCHEMA_VERSION = 11;
 
 // Compact on purpose: the whole database is loaded by every process that
 // queries it and exported whole by every save, so its size is paid on every
@@ -36,7 +36,7 @@ export const SCHEMA = `
 CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT) WITHOUT ROWID;
 CREATE TABLE scopes(id INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE, mtime REAL NOT NULL, notes_mtime REAL, notes_size INTEGER, plans_mtime REAL);
 CREATE TABLE checkpoints(id INTEGER PRIMARY KEY, scope INTEGER NOT NULL, name TEXT NOT NULL, mtime REAL NOT NULL, size INTEGER NOT NULL,
-  agent TEXT NOT NULL, ts INTEGER NOT NULL, task TEXT NOT NULL, empty INTEGER NOT NULL, paths TEXT NOT NULL, failed TEXT NOT NULL);
+  agent TEXT NOT NULL, machine TEXT NOT NULL, person TEXT NOT NULL, ts INTEGER NOT NULL, task TEXT NOT NULL, empty INTEGER NOT NULL, paths TEXT NOT NULL, failed TEXT NOT NULL);
 CREATE TABLE paths(id INTEGER PRIMARY KEY, rmatch TEXT NOT NULL, head BLOB NOT NULL, rest BLOB NOT NULL);
 CREATE TABLE notes(scope INTEGER NOT NULL, agent TEXT NOT NULL, ts INTEGER NOT NULL, text TEXT NOT NULL, machine TEXT NOT NULL, asession TEXT NOT NULL);
 CREATE INDEX notes_scope ON notes(scope);

@@ -88,13 +88,19 @@ export class SqlIndex implements IndexPort {
   }
 
   summaries(): ScopeSummary[] {
-    const rows = this.sql.rows<[string, number, number, number]>(
-      `SELECT s.name, s.id, COUNT(*), MAX(c.ts) FROM checkpoints c JOIN scopes s ON s.id = c.scope
+    // The least and greatest machine in the same scan: whether a scope has
+    // two machines is all a view asks (views/whose.ts), not the whole set.
+    const rows = this.sql.rows<[string, number, number, number, string | null, string | null]>(
+      `SELECT s.name, s.id, COUNT(*), MAX(c.ts), MIN(NULLIF(c.machine, '')), MAX(NULLIF(c.machine, '')) FROM checkpoints c JOIN scopes s ON s.id = c.scope
        WHERE c.empty = 0 GROUP BY c.scope ORDER BY s.name`,
     );
-    return rows.map(([scope, id, count, last]) => {
-      const agent = this.sql.rows<[string]>('SELECT agent FROM checkpoints WHERE scope = ? AND empty = 0 AND ts = ? ORDER BY name DESC LIMIT 1', [id, last]);
-      return { scope, checkpoints: count, lastCheckpoint: last, lastAgent: agent[0]?.[0] ?? '' };
+    return rows.map(([scope, id, count, last, least, most]) => {
+      const [row] = this.sql.rows<[string, string, string]>('SELECT agent, machine, person FROM checkpoints WHERE scope = ? AND empty = 0 AND ts = ? ORDER BY name DESC LIMIT 1', [
+        id,
+        last,
+      ]);
+      const machines = [...new Set([least, most].filter((m): m is string => !!m))];
+      return { scope, checkpoints: count, lastCheckpoint: last, lastAgent: row?.[0] ?? '', lastMachine: row?.[1] ?? '', lastPerson: row?.[2] ?? '', machines };
     });
   }
 

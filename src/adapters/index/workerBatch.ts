@@ -129,7 +129,7 @@ export class BatchWriter {
       nums.push(ref);
     }
     this.terms.add(rec.search ?? NO_TEXT, later);
-    this.strs.push(rec.agent, rec.task, rec.failed.join('\n'));
+    this.strs.push(rec.agent, rec.machine, rec.person, rec.task, rec.failed.join('\n'));
   }
 
   /** The batch's answer; the writer starts the next batch empty (but keeps its path and term numbers). */
@@ -157,9 +157,11 @@ export function eachFile(result: BatchResult, count: number, visit: (k: number, 
     const refs: number[] = [];
     for (let left = nums[n++]; left > 0; left--) refs.push(nums[n++]);
     const agent = strs[s++];
+    const machine = strs[s++];
+    const person = strs[s++];
     const task = strs[s++];
     const failed = strs[s++];
-    visit(k, { stat, rec: { agent, ts, task, empty, failed }, refs });
+    visit(k, { stat, rec: { agent, machine, person, ts, task, empty, failed }, refs });
   }
 }
 

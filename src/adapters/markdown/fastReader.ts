@@ -17,6 +17,9 @@ import { agentOfId } from '../../core/names';
 /** What the index keeps of one checkpoint. */
 export interface IndexRecord {
   agent: string;
+  /** Whose it is (core/thread.ts originOf): its `machine` and `person` keys, trimmed, "" when absent or not strings. */
+  machine: string;
+  person: string;
   /** `checkpointed`, else `first_seen`, else 0. */
   ts: number;
   /** The task, else the next step: what a list shows for the checkpoint. */
@@ -225,11 +228,16 @@ function scanFront(yaml: string, v: FrontVisitor): boolean {
 export function fastRecord(text: string, id: string, search = true): IndexRecord | null {
   const split = splitFront(text);
   if (!split) return null;
-  const got = { agent: '', checkpointed: 0, firstSeen: 0, touched: [] as string[] };
+  const got = { agent: '', machine: '', person: '', checkpointed: 0, firstSeen: 0, touched: [] as string[] };
   const ok = scanFront(split.yaml, {
     value(key, raw) {
       if (key === 'agent') got.agent = scalar(raw).value;
-      else if (key === 'touched') {
+      else if (key === 'machine' || key === 'person') {
+        // Typed as the real reader types it: a plain `1234` is a number there, so no origin.
+        const r = readings(raw);
+        if (!r) return false;
+        got[key] = typeof r.typed === 'string' ? r.typed.trim() : '';
+      } else if (key === 'touched') {
         const v = scalar(raw).value;
         got.touched = v ? [v] : [];
       } else if (key === 'checkpointed' || key === 'first_seen') {
@@ -254,6 +262,8 @@ export function fastRecord(text: string, id: string, search = true): IndexRecord
   const f = bodyFacts(text.slice(split.bodyStart), search);
   return {
     agent: got.agent || agentOfId(id),
+    machine: got.machine,
+    person: got.person,
     ts: got.checkpointed > 0 ? got.checkpointed : got.firstSeen > 0 ? got.firstSeen : 0,
     task: f.task || f.next,
     empty: f.empty,

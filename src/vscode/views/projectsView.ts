@@ -9,7 +9,7 @@ import { rootProject } from '../../core/names';
 import type { BatonHost } from '../batonHost';
 import type { Node } from './nodes';
 import { TreeProvider } from './treeProvider';
-import { whoseIn, type WhoseOf } from './whose';
+import { lastWhoseOf, whoseIn, type WhoseOf } from './whose';
 
 /** Enough to see another project's thread; its "older…" makes it the current one. */
 const RECENT = 10;
@@ -34,9 +34,9 @@ export class ProjectsView extends TreeProvider {
 
   private async roots(current: string | undefined): Promise<Node[]> {
     const root = current ? rootProject(current) : undefined;
-    const list = await this.host.session.baton.continuity();
+    const [list, here] = await Promise.all([this.host.session.baton.continuity(), this.host.session.baton.machine()]);
     const mine = list.find((c) => c.project === root);
-    const others = list.filter((c) => c !== mine).map((c): Node => ({ kind: 'project', continuity: c, current: false }));
+    const others = list.filter((c) => c !== mine).map((c): Node => withWhose({ kind: 'project', continuity: c, current: false }, lastWhoseOf(c, here)));
     // The workspace's project is listed even before its first note, so the person sees where they are.
     const first = mine ?? (root ? blank(root) : undefined);
     if (!first) return others;
@@ -81,5 +81,5 @@ async function lastWhose(host: BatonHost, c: ProjectContinuity): Promise<string 
 }
 
 function blank(project: string): ProjectContinuity {
-  return { project, checkpoints: 0, lastCheckpoint: 0, lastAgent: '', uncommitted: 0, abandoned: 0, quiet: true, scopes: [] };
+  return { project, checkpoints: 0, lastCheckpoint: 0, lastAgent: '', lastMachine: '', lastPerson: '', machines: [], uncommitted: 0, abandoned: 0, quiet: true, scopes: [] };
 }

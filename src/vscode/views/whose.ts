@@ -3,7 +3,7 @@
 // checkpoint names, else its machine ("this machine", "machine 3f9c2a1b"), and
 // it is given only where the project is written from more than one machine,
 // this one counted, as core/whose.ts decides for the hand-over's sessions.
-import type { Checkpoint } from '../../core/model';
+import type { Checkpoint, ProjectContinuity } from '../../core/model';
 import { originOf } from '../../core/thread';
 import { whoseLabel } from '../../core/whose';
 
@@ -24,4 +24,15 @@ export function whoseIn(checkpoints: readonly Checkpoint[], sessionMachines: rea
     const { person, machine } = originOf(cp);
     return person || whoseLabel(machine, here);
   };
+}
+
+/**
+ * Whose a project's last checkpoint is, from the index's summary alone (a
+ * row of a project not opened reads no history): its person, else its
+ * machine, where the project's checkpoints and open sessions and this machine
+ * are more than one machine.
+ */
+export function lastWhoseOf(c: ProjectContinuity, here: string): string {
+  if (!c.checkpoints || new Set([here, ...c.machines].filter(Boolean)).size < 2) return '';
+  return c.lastPerson || whoseLabel(c.lastMachine, here);
 }
