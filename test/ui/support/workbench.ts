@@ -82,20 +82,24 @@ export async function runCommand(title: string): Promise<void> {
 export async function quickOpen(text: string, row: string): Promise<void> {
   const { page } = workbench();
   await page.keyboard.press('Escape');
-  await page.keyboard.press('F1');
   const input = page.locator('.quick-input-widget input[type="text"]');
-  await input.waitFor({ timeout: 15000 });
   const rowShown = page.locator('.quick-input-list .monaco-list-row').filter({ hasText: row }).first();
-  // Right after the workbench loads, the palette may not list an extension's commands yet: ask again.
+  // Right after the workbench loads, the palette may not list an extension's
+  // commands yet; and an editor that takes the focus as it finishes opening
+  // (the walkthrough's, on a loaded machine) closes the palette under the
+  // typing (CI: "element is inert", then "not visible"). Either way: open it
+  // again and ask again.
   for (let attempt = 1; ; attempt++) {
-    await input.fill(text);
     try {
+      if (!(await input.isVisible())) await page.keyboard.press('F1');
+      await input.waitFor({ state: 'visible', timeout: 15000 });
+      await input.fill(text, { timeout: 10000 });
       await rowShown.waitFor({ timeout: attempt < 3 ? 5000 : 15000 });
       break;
     } catch (err) {
-      if (attempt >= 3) throw err;
-      await input.fill('');
-      await page.waitForTimeout(1000);
+      if (attempt >= 4) throw err;
+      await page.keyboard.press('Escape');
+      await input.waitFor({ state: 'hidden', timeout: 5000 }).catch(() => undefined);
     }
   }
   // Clicked, not Enter: Enter takes the highlighted row, which may be a recently used other one.
