@@ -6,29 +6,16 @@
 // the agents' tier (copilotTrust.test.ts): in a folder not listed no project
 // hook runs; listed, they do. COPILOT_ALLOW_ALL, "allow all tools, paths and
 // URLs" in its help, is taken as trust too.
-import * as fs from 'fs';
 import * as path from 'path';
 import { parse } from 'jsonc-parser';
 import { readForeignUtf8 } from '../foreignFile';
+import { folderWithin } from './folderWithin';
 
 export interface CopilotTrust {
   trusted: boolean;
   /** The file the decision is kept in. */
   file: string;
 }
-
-const real = (p: string): string => {
-  try {
-    return fs.realpathSync(p);
-  } catch {
-    return path.resolve(p);
-  }
-};
-
-const within = (dir: string, p: string): boolean => {
-  const rel = path.relative(dir, p);
-  return rel === '' || (!rel.startsWith('..') && !path.isAbsolute(rel));
-};
 
 export function copilotFolderTrust(home: string, folder: string, env: NodeJS.ProcessEnv): CopilotTrust {
   const file = path.join(env.COPILOT_HOME || path.join(home, '.copilot'), 'config.json');
@@ -40,7 +27,6 @@ export function copilotFolderTrust(home: string, folder: string, env: NodeJS.Pro
   } catch {
     listed = undefined;
   }
-  const target = real(folder);
-  const trusted = Array.isArray(listed) && listed.some((f) => typeof f === 'string' && f !== '' && within(real(f), target));
+  const trusted = Array.isArray(listed) && listed.some((f) => typeof f === 'string' && f !== '' && folderWithin(f, folder));
   return { trusted, file };
 }

@@ -19,10 +19,10 @@
 //   path deciding, TRUST_PARENT standing for its path's parent (trust.js,
 //   LoadedTrustedFolders.isPathTrusted); GEMINI_CLI_TRUST_WORKSPACE=true (what
 //   --skip-trust sets) trusts any folder, =false none.
-import * as fs from 'fs';
 import * as path from 'path';
 import { parse } from 'jsonc-parser';
 import { readForeignUtf8 } from '../foreignFile';
+import { folderWithin } from './folderWithin';
 
 type Json = Record<string, unknown>;
 const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -78,18 +78,6 @@ export interface GeminiTrust {
   file: string;
 }
 
-const real = (p: string): string => {
-  try {
-    return fs.realpathSync(p);
-  } catch {
-    return path.resolve(p);
-  }
-};
-const within = (dir: string, p: string): boolean => {
-  const rel = path.relative(dir, p);
-  return rel === '' || (!rel.startsWith('..') && !path.isAbsolute(rel));
-};
-
 /** Does Gemini CLI trust `folder`, as its settings and trusted folders file say (environment variables of this process included)? */
 export function geminiFolderTrust(home: string, folder: string, env: NodeJS.ProcessEnv): GeminiTrust {
   const file = env.GEMINI_CLI_TRUSTED_FOLDERS_PATH || path.join(geminiHome(home, env), '.gemini', 'trustedFolders.json');
@@ -98,12 +86,11 @@ export function geminiFolderTrust(home: string, folder: string, env: NodeJS.Proc
   if (env.GEMINI_RESTRICTED_MODE === 'true' || env.GEMINI_CLI_TRUST_WORKSPACE === 'false') return { enabled, trusted: false, file };
   if (env.GEMINI_CLI_TRUST_WORKSPACE === 'true' || !enabled) return { enabled, trusted: true, file };
   const rules = readSettings(file);
-  const target = real(folder);
   let best = -1;
   let level: unknown;
   for (const [rule, value] of Object.entries(rules)) {
     const dir = value === 'TRUST_PARENT' ? path.dirname(rule) : rule;
-    if (within(real(dir), target) && rule.length > best) {
+    if (folderWithin(dir, folder) && rule.length > best) {
       best = rule.length;
       level = value;
     }
