@@ -10,14 +10,14 @@ import * as path from 'path';
 import type { Locator } from 'playwright-core';
 import { openBatonContainer, openWorkbench, quickOpen, runCommand, screenshot, workbench } from './support/workbench';
 
-/**
- * The notification whose text matches: a toast, or the item in the
- * notification centre when a suite before left it open (toasts do not show
- * then).
- */
+/** The notification whose text matches, as the notification centre lists it. */
 async function notification(text: RegExp): Promise<Locator> {
   const { page } = workbench();
-  const item = page.locator('.notifications-toasts .notification-list-item, .notifications-center .notification-list-item').filter({ hasText: text }).first();
+  // In the centre, opened first: 1.139.1 did not toast the offer in this
+  // suite (the bell showed it, no toast did), and the centre lists a
+  // notification whether it was toasted or not, also one posted after it opened.
+  await runCommand('Notifications: Show Notifications');
+  const item = page.locator('.notifications-center .notification-list-item').filter({ hasText: text }).first();
   await item.waitFor({ timeout: 30000 });
   return item;
 }
@@ -46,8 +46,7 @@ describe('Sync Vault and Hand Off… (UI)', function () {
     await workbench().page.keyboard.press('Escape');
   });
 
-  // Skipped: its notification was never seen by this suite in 1.139.1 (not in the toasts, not in the centre), cause not found yet.
-  it.skip('Sync Vault on a vault not shared offers Share Vault… and Join a Shared Vault…, each running its command', async () => {
+  it('Sync Vault on a vault not shared offers Share Vault… and Join a Shared Vault…, each running its command', async () => {
     const { page, vault } = workbench();
     assert.ok(!fs.existsSync(path.join(vault, '.git')), 'the fixture vault is not shared');
     await syncVault();
