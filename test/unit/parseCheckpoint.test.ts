@@ -9,7 +9,8 @@ import * as fs from 'fs';
 import * as path from 'path';
 import fc from 'fast-check';
 import { indexRecord, recordOfCheckpoint } from '../../src/adapters/index/indexRecord';
-import { isCheckpointFileName, parseCheckpoint, parseCheckpointSlow, renderCheckpoint } from '../../src/adapters/markdown/checkpointFile';
+import { isCheckpointFileName, parseCheckpoint, parseCheckpointFields, parseCheckpointSlow, renderCheckpoint } from '../../src/adapters/markdown/checkpointFile';
+import { checkpointSearchFields } from '../../src/core/searchText';
 import { fastFrontmatter } from '../../src/adapters/markdown/fastReader';
 import { sampleCheckpoints } from '../../bench/generate';
 import { makeCheckpoint, makeGit } from './builders';
@@ -18,7 +19,10 @@ import { JUNK, mangle } from './support/mangle';
 const corpus = sampleCheckpoints(300, 7);
 
 function same(text: string, id = '20260814-143207-claude', scope = 'kestrel'): void {
-  assert.deepStrictEqual(parseCheckpoint(text, id, scope), parseCheckpointSlow(text, id, scope), JSON.stringify(text));
+  const cp = parseCheckpoint(text, id, scope);
+  assert.deepStrictEqual(cp, parseCheckpointSlow(text, id, scope), JSON.stringify(text));
+  // What a search hit's snippet is cut from reads the body as the whole parse does.
+  assert.deepStrictEqual(checkpointSearchFields(parseCheckpointFields(text)), checkpointSearchFields(cp), JSON.stringify(text));
 }
 
 // Values of keys Baton does not model (kept in `extra` with their YAML type).
@@ -96,6 +100,8 @@ describe('parseCheckpoint reads by hand exactly what js-yaml reads', () => {
       'x\n---\ny: z\n---\n',
       `\ufeff${base}`,
       base.replace(/\n/g, '\r\n'),
+      // A YAML comment that reads as a heading: only the body's headings are fields.
+      '---\n## State\nproject: kestrel\n---\n## Task\n\nthe real task\n',
     ]) {
       same(t);
     }

@@ -6,7 +6,7 @@ import * as path from 'path';
 import type { TextQuery } from '../../core/ports';
 import { checkpointSearchFields, type SearchKind } from '../../core/searchText';
 import { sessionId } from '../../core/sessions';
-import { parseCheckpoint, parsePlan } from '../markdown/checkpointFile';
+import { parseCheckpointFields, parsePlan } from '../markdown/checkpointFile';
 import type { FoundRecord, SearchRecords } from '../search';
 import { readCheckpointTextSync, WHOLE_CAP } from '../vault/checkpointText';
 import { PLANS_DIR, type FsVault } from '../vault/fsVault';
@@ -46,7 +46,8 @@ export class IndexRecords implements SearchRecords {
     }
     for (const kind of q.kinds ?? (['checkpoint', 'note', 'plan'] as const)) {
       const { table, id } = TABLE[kind];
-      for (const [row] of this.sql.rows<[number]>(`SELECT ${id} FROM ${table} WHERE ${where.join(' AND ')}`, params)) allow(kind, row);
+      // The scope list varies with the project asked: a statement of its own, freed after (Statements.once).
+      for (const [row] of this.sql.once<[number]>(`SELECT ${id} FROM ${table} WHERE ${where.join(' AND ')}`, params)) allow(kind, row);
     }
     return true;
   }
@@ -54,8 +55,10 @@ export class IndexRecords implements SearchRecords {
   times(kind: SearchKind, ids: number[]): Map<number, number> {
     const { table, id } = TABLE[kind];
     const out = new Map<number, number>();
-    for (let i = 0; i < ids.length; i += 500) {
-      for (const [row, ts] of this.sql.rows<[number, number]>(`SELECT ${id}, ts FROM ${table} WHERE ${id} IN (${ids.slice(i, i + 500).join(', ')})`)) out.set(row, ts);
+    // One kept statement asked per id (a hit list's few dozen): an IN list's text differs every search.
+    for (const row of ids) {
+      const ts = this.sql.rows<[number]>(`SELECT ts FROM ${table} WHERE ${id} = ?`, [row])[0]?.[0];
+      if (ts !== undefined) out.set(row, ts);
     }
     return out;
   }
@@ -90,7 +93,7 @@ export class IndexRecords implements SearchRecords {
     if (kind === 'checkpoint') {
       const read = readCheckpointTextSync(path.join(dir, `${name}.md`));
       // The fields as the parser reads them: the same words as the stretches the index cut them from (core/searchText.ts).
-      return read ? checkpointSearchFields(parseCheckpoint(read.text, name, project)) : null;
+      return read ? checkpointSearchFields(parseCheckpointFields(read.text)) : null;
     }
     const read = readCapped(path.join(dir, PLANS_DIR, `${name}.md`), WHOLE_CAP);
     return read ? [parsePlan(read.text, name, project).text] : null;

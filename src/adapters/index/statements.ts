@@ -5,6 +5,8 @@ import type { Database, SqlValue, Statement } from 'sql.js';
 /** Columns that really hold bytes; every other blob read back is UTF-8 text. */
 const BINARY_COLUMNS = new Set(['head', 'rest', 'paths', 'postings', 'lengths']);
 
+const textColumnsOf = (stmt: Statement): boolean[] => stmt.getColumnNames().map((c) => !BINARY_COLUMNS.has(c));
+
 export class Statements {
   private readonly statements = new Map<string, Statement>();
   /** Per statement, which result columns are text. */
@@ -39,14 +41,42 @@ export class Statements {
     return out;
   }
 
+  /**
+   * The rows of a statement whose text is made per call (an IN list): prepared,
+   * read and freed, never kept, so such text cannot grow the kept ones
+   * without bound over an extension host's life.
+   */
+  once<T extends unknown[]>(sql: string, params: SqlValue[] = []): T[] {
+    const stmt = this.db.prepare(sql);
+    const out: T[] = [];
+    try {
+      this.step<T>(stmt, textColumnsOf(stmt), params, (row) => {
+        out.push(row);
+        return true;
+      });
+    } finally {
+      stmt.free();
+    }
+    return out;
+  }
+
+  /** How many statements are kept prepared. */
+  get kept(): number {
+    return this.statements.size;
+  }
+
   /** Steps through the rows (text back as strings) until `fn` returns false. */
   each<T extends unknown[]>(sql: string, params: SqlValue[], fn: (row: T) => boolean): void {
     const stmt = this.stmt(sql);
     let text = this.textColumns.get(sql);
     if (!text) {
-      text = stmt.getColumnNames().map((c) => !BINARY_COLUMNS.has(c));
+      text = textColumnsOf(stmt);
       this.textColumns.set(sql, text);
     }
+    this.step(stmt, text, params, fn);
+  }
+
+  private step<T extends unknown[]>(stmt: Statement, text: boolean[], params: SqlValue[], fn: (row: T) => boolean): void {
     try {
       if (params.length) stmt.bind(params.map(bindable));
       while (stmt.step()) {

@@ -300,6 +300,15 @@ export function parseCheckpoint(text: string, id: string, scope: string): Checkp
   return readCheckpoint(text, id, scope, splitFile);
 }
 
+/** Only a checkpoint's body fields (what search shows a snippet of), as `parseCheckpoint` reads them, without its frontmatter's model. */
+export function parseCheckpointFields(text: string): ReturnType<typeof parseFields> {
+  try {
+    return parseFields(splitFile(typeof text === 'string' ? text : '').body);
+  } catch {
+    return emptyFields();
+  }
+}
+
 /** `parseCheckpoint` through js-yaml alone: the reference the fast readers are pinned to, and their fallback. */
 export function parseCheckpointSlow(text: string, id: string, scope: string): Checkpoint {
   return readCheckpoint(text, id, scope, splitFileSlow);

@@ -74,6 +74,14 @@ export class SearchScratch {
     this.touched[this.count++] = docid;
   }
 
+  private keyBuffer = new Float64Array(1024);
+
+  /** A buffer of `n` keys to reorder, reused: a common word's matches are most of the vault. */
+  keys(n: number): Float64Array {
+    if (this.keyBuffer.length < n) this.keyBuffer = new Float64Array(Math.ceil(n * 1.25));
+    return this.keyBuffer.subarray(0, n);
+  }
+
   clear(): void {
     for (let i = 0; i < this.count; i++) this.scores[this.touched[i]] = 0;
     this.count = 0;
@@ -145,8 +153,8 @@ interface Candidate {
 function top(records: SearchRecords, scratch: SearchScratch, limit: number): Candidate[] {
   const { scores, touched, count } = scratch;
   if (count === 0) return [];
-  // The limit-th best key, by a selection over a copy of the keys (no sort of every match).
-  const keys = new Float64Array(count);
+  // The limit-th best key, by a selection over a copy of the keys (no sort of every match), in a buffer kept between queries.
+  const keys = scratch.keys(count);
   for (let i = 0; i < count; i++) keys[i] = scores[touched[i]];
   const threshold = count <= limit ? -Infinity : kthLargest(keys, limit);
   const above: Candidate[] = [];
