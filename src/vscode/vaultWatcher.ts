@@ -5,6 +5,7 @@
 import * as vscode from 'vscode';
 import { Disposable, timerDisposable } from './lifecycle';
 import type { Log } from './log';
+import { sessionsTreeGlob } from '../app/vaultFiles';
 
 /** Long enough to gather one commit's burst (checkpoint, notes rewrite, temp renames), short enough to feel live. */
 const DEBOUNCE_MS = 300;
@@ -33,6 +34,12 @@ export class VaultWatcher extends Disposable {
       this.register(watcher.onDidCreate(note));
       this.register(watcher.onDidChange(note));
       this.register(watcher.onDidDelete(note));
+      // A file written into a folder made the same instant (an agent's first note in a new project) can come
+      // before the recursive watcher watches that folder, and is then never reported (6 new folders in a row
+      // missed one in the integration suite). The folder's own creation is reported, by its parent's watch:
+      // it counts as a change, and the debounced look at the vault after it finds whatever landed inside.
+      const folders = this.register(vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(vscode.Uri.file(root), sessionsTreeGlob()), false, true, true));
+      this.register(folders.onDidCreate(note));
       this.watching = true;
     } catch (err) {
       // Without a watcher Baton still works; the views update on Refresh and after its own writes.

@@ -54,6 +54,33 @@ describe('live updates', () => {
     assert.ok(elapsed < 5000, `took ${elapsed} ms`);
   });
 
+  it("hears an agent's first notes in a project folder made the same instant, every time", async () => {
+    // A new project's folder and its notes file come in one burst (mkdir, then write): a recursive watcher
+    // that watches a new folder only once told of it may miss a file written before it does.
+    const ts = Math.floor(Date.now() / 1000) - 8 * 3600;
+    const made: string[] = [];
+    try {
+      for (let i = 0; i < 6; i++) {
+        const name = `tidepool-${process.pid}-${i}`;
+        made.push(name);
+        const notes = path.join(scopeDir(name), 'uncommitted.md');
+        fs.mkdirSync(path.dirname(notes), { recursive: true });
+        fs.writeFileSync(notes, `- left the tide tables half done <!-- ts=${ts} agent=aider -->\n`);
+        const seen = await poll(
+          () => shown(api.views.abandoned),
+          (l) => l.some((n) => String(n.label ?? '').includes(name) || String(n.description ?? '').includes(name)),
+          8000,
+        );
+        assert.ok(
+          seen.value.some((n) => String(n.label ?? '').includes(name) || String(n.description ?? '').includes(name)),
+          `the session in ${name} (folder ${i + 1} of 6) reached Abandoned Sessions: ${JSON.stringify(seen.value.map((n) => n.label))}`,
+        );
+      }
+    } finally {
+      for (const name of made) fs.rmSync(scopeDir(name), { recursive: true, force: true });
+    }
+  });
+
   it('follows working notes and abandoned sessions in the status bar', async () => {
     const note = await runCli(['note', '--project', 'kestrel', '--agent', 'claude', 'status bar note']);
     assert.strictEqual(note.code, 0, note.stderr);

@@ -14,11 +14,7 @@ describe('sidebar (UI)', function () {
 
   it('Checkpoints opens on the current project’s checkpoints with most of the side bar, its title whole beside three icons', async () => {
     const { page } = workbench();
-    // The project folder of the session abandoned below, made now, not with its file: a file written into a
-    // folder made the same instant may be written before the watcher watches the folder (the suspected cause
-    // of one failure under load, the Abandoned view never coming; not proven).
     const notes = path.join(workbench().vault, 'sessions', 'dunes', 'uncommitted.md');
-    fs.mkdirSync(path.dirname(notes), { recursive: true });
     const editor = await openFile('checkout.ts');
     await editor
       .locator('.codelens-decoration')
@@ -52,6 +48,8 @@ describe('sidebar (UI)', function () {
     assert.ok(whole, `the title is cut: "${await title.innerText()}"`);
 
     // A session left silent for 8 hours: the Abandoned Sessions view appears for it (the suites before closed the fixture's).
+    // Its folder made the same instant as its file, as an agent's first note makes it (the watcher once missed such a file: live.test.ts).
+    fs.mkdirSync(path.dirname(notes), { recursive: true });
     fs.writeFileSync(notes, `- left the tide tables half done <!-- ts=${Math.floor(Date.now() / 1000) - 8 * 3600} agent=aider -->\n`);
     const abandoned = await expandPane(sidebar, 'Abandoned Sessions');
     await abandoned.getByRole('treeitem', { name: /aider · dunes/ }).waitFor({ timeout: 30000 });
