@@ -56,12 +56,20 @@ interface TokenShape {
  * Vendor token shapes. `sk-` needs 20+ characters *and* a digit or capital:
  * real keys are random base62, while `sk-` followed by lowercase words is a
  * kebab-case name ("sk-learn-compat-shims-for-tests").
+ *
+ * A prefix that names one vendor (`whsec_`, `ghp_`, `npm_`, `glpat-`…) is
+ * masked from 16 characters on and at any length above: the scanners' exact
+ * lengths describe today's keys, while a command line carries test keys,
+ * older and cut ones (`STRIPE_WEBHOOK=whsec_…` in an environment prefix, issue
+ * 26). Where the prefix could start an identifier (`hf_`, `npm_`) the body also needs
+ * a digit or a capital.
  */
+const PREFIXED = '{16,}';
 const TOKENS: TokenShape[] = [
   // gitleaks github-pat, github-oauth, github-app-token, github-refresh-token; secretlint github
-  { keywords: ['ghp_', 'gho_', 'ghu_', 'ghs_', 'ghr_'], body: '(?:ghp|gho|ghu|ghs|ghr)_[A-Za-z0-9]{20,}' },
+  { keywords: ['ghp_', 'gho_', 'ghu_', 'ghs_', 'ghr_'], body: `(?:ghp|gho|ghu|ghs|ghr)_[A-Za-z0-9]${PREFIXED}` },
   // gitleaks github-fine-grained-pat
-  { keywords: ['github_pat_'], body: 'github_pat_[A-Za-z0-9_]{20,}' },
+  { keywords: ['github_pat_'], body: `github_pat_[A-Za-z0-9_]${PREFIXED}` },
   // gitleaks openai-api-key, anthropic-api-key (kept looser: any sk- key of 20+ with a digit or capital)
   { keywords: ['sk-'], body: 'sk-(?=[A-Za-z0-9_-]*[0-9A-Z])[A-Za-z0-9_-]{20,}' },
   // gitleaks aws-access-token; secretlint aws
@@ -83,22 +91,22 @@ const TOKENS: TokenShape[] = [
     open: true,
   },
   // gitleaks npm-access-token; secretlint npm
-  { keywords: ['npm_'], body: 'npm_[A-Za-z0-9]{36}' },
+  { keywords: ['npm_'], body: `npm_(?=[a-z]*[0-9A-Z])[A-Za-z0-9]${PREFIXED}` },
   // gitleaks gcp-api-key; secretlint gcp
   { keywords: ['aiza'], body: 'AIza[0-9A-Za-z_-]{35}' },
   // Google OAuth 2.0 access tokens (`ya29.` prefix; TruffleHog's GoogleOauth2 detector shape, gitleaks has none)
   { keywords: ['ya29.'], body: 'ya29\\.[A-Za-z0-9_.-]{20,}' },
   // gitleaks gitlab-pat, gitlab-pat-routable, gitlab-ptt, gitlab-deploy-token, gitlab-runner-authentication-token,
   // gitlab-cicd-job-token, gitlab-scim-token, gitlab-feed-token; secretlint gitlab
-  { keywords: ['glpat-', 'glptt-', 'gldt-', 'glrt-', 'glcbt-', 'glsoat-', 'glft-'], body: 'gl(?:pat|ptt|dt|rt|cbt|soat|ft)-[A-Za-z0-9_.-]{20,}' },
+  { keywords: ['glpat-', 'glptt-', 'gldt-', 'glrt-', 'glcbt-', 'glsoat-', 'glft-'], body: `gl(?:pat|ptt|dt|rt|cbt|soat|ft)-[A-Za-z0-9_.-]${PREFIXED}` },
   // gitleaks huggingface-access-token, huggingface-organization-api-token; secretlint huggingface
-  { keywords: ['hf_', 'api_org_'], body: '(?:hf|api_org)_[A-Za-z0-9]{34,}' },
+  { keywords: ['hf_', 'api_org_'], body: `(?:hf|api_org)_(?=[a-z]*[0-9A-Z])[A-Za-z0-9]${PREFIXED}` },
   // secretlint docker (dckr_pat_ and 27; 20+ here, the prefix is distinctive); gitleaks has none
-  { keywords: ['dckr_'], body: 'dckr_(?:pat|oat)_[A-Za-z0-9_-]{20,}' },
+  { keywords: ['dckr_'], body: `dckr_(?:pat|oat)_[A-Za-z0-9_-]${PREFIXED}` },
   // gitleaks stripe-access-token; secretlint stripe
   { keywords: ['sk_', 'rk_'], body: '(?:sk|rk)_(?:live|test|prod)_[A-Za-z0-9]{10,}' },
   // SonarSource sonar-text S6718 (Stripe webhook signing secret): gitleaks has none
-  { keywords: ['whsec_'], body: 'whsec_[A-Za-z0-9+/=]{32,}' },
+  { keywords: ['whsec_'], body: `whsec_[A-Za-z0-9+/=]${PREFIXED}` },
   // gitleaks sendgrid-api-token; secretlint sendgrid
   { keywords: ['sg.'], body: 'SG\\.[A-Za-z0-9_-]{16,}\\.[A-Za-z0-9_-]{16,}' },
   // gitleaks jwt: three base64url parts, the first two JSON objects
