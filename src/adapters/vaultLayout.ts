@@ -31,6 +31,8 @@ export const scopeDirOf = (root: string, scope: string): string => path.join(roo
 export const locksDirOf = (root: string): string => path.join(root, LIVE_DIR, 'locks');
 /** Where a note the vault refused waits for `baton index` (older Batons kept them in the cache's `pending/`). */
 export const pendingDirOf = (root: string): string => path.join(root, LIVE_DIR, 'pending');
+/** Which agent session each running agent CLI process is in, as its hooks saw it (agentHosts.ts): this machine's, never committed. */
+export const agentHostsDirOf = (root: string): string => path.join(root, LIVE_DIR, 'agent-hosts');
 /** Where hooks say why they failed or wrote nothing. */
 export const hookLogOf = (root: string): string => path.join(dataDirOf(root), 'hooks.log');
 /** The vault-relative name (no `.md`) of checkpoint `id` of `scope`. */

@@ -14,6 +14,7 @@ import type { TranscriptFormat } from '../adapters/transcripts/transcripts';
 import { userWordsIn } from '../adapters/transcripts/transcripts';
 import type { UserWords } from '../adapters/transcripts/userWords';
 import { HANDOVER_END, clip, readWindows } from '../adapters/transcripts/userWords';
+import { recordHostSession } from './agentHostSession';
 import { commitCheckpoint } from './commit';
 import { resume } from './resume';
 import type { Checkpoint } from '../core/model';
@@ -43,6 +44,8 @@ export async function sessionStart(h: HookEnv, p: HookPayload): Promise<string> 
   if (p.sessionId) {
     const opening = p.prompt.trim() ? clip(p.prompt, OPENING_CHARS) : '';
     await updateBinding(h.vaultRoot, h.agent, p.sessionId, h.now(), { scope, cwd: p.cwd, transcript: p.transcriptPath, opening });
+    // For the MCP server under the same CLI process, whose client may not name the session (agentHostSession.ts).
+    await recordHostSession(h.vaultRoot, p.host, p.sessionId, h.now());
   }
   if (!hasHandover(view)) return '';
   return startText(scope, view, h.now());

@@ -4,6 +4,7 @@
 // tool's error reply, never the end of the server.
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import type { Io } from '../app/io';
+import { mcpSessionOf } from '../app/agentHostSession';
 import { openBaton } from '../app/openBaton';
 import { createMcpServer } from './server';
 import { framedInput, MAX_MESSAGE } from './stdioFrames';
@@ -16,6 +17,7 @@ export async function serveStdio(call: { vaultRoot: string; io: Io; basicMemoryD
     cwd: io.cwd,
     basicMemoryDir: call.basicMemoryDir,
     now: () => Math.floor(Date.now() / 1000),
+    sessionOf: mcpSessionOf(call.vaultRoot, io.env),
   });
   // A stray rejection (a client gone mid-reply) is reported, not fatal: other
   // tool calls in flight still deserve their answers.

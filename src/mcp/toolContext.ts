@@ -9,6 +9,7 @@ import type { Baton } from '../core/baton';
 import { BatonError, usage } from '../core/errors';
 import { stripDeep } from '../core/quoted';
 import { resolveScope, type ResolvedScope } from '../app/scope';
+import type { SessionOfCall } from '../app/agentHostSession';
 import { agentOfClient } from './clientAgents';
 
 export interface McpDeps {
@@ -18,6 +19,8 @@ export interface McpDeps {
   /** A basic-memory folder whose session notes `why` also searches; read-only. */
   basicMemoryDir?: string;
   now(): number;
+  /** The caller's own agent session, from the host's environment, a call's `_meta` or its hooks (app/agentHostSession.ts). */
+  sessionOf?: SessionOfCall;
 }
 
 export interface ToolContext {
@@ -25,6 +28,8 @@ export interface ToolContext {
   project(arg: string | undefined): Promise<ResolvedScope>;
   /** Who is writing: never a tool argument, so a model cannot split one host's session under two names (clientAgents.ts). */
   agent(): string;
+  /** The writer's agent session ("" when nothing says it), from the call's `_meta` or the server's host; never a tool argument either. */
+  agentSession(meta: Record<string, unknown> | undefined): string;
 }
 
 const ROOTS_TIMEOUT_MS = 3000;
@@ -58,6 +63,9 @@ export function toolContext(server: McpServer, deps: McpDeps): ToolContext {
     },
     agent() {
       return agentOfClient(deps.env, server.server.getClientVersion()?.name);
+    },
+    agentSession(meta) {
+      return deps.sessionOf?.(server.server.getClientVersion()?.name, meta) ?? '';
     },
   };
 }
@@ -103,11 +111,16 @@ export function rethrown<A extends unknown[], R>(fn: (...args: A) => Promise<R>)
   };
 }
 
+/** What the SDK hands a tool body beside its arguments: here only the request's `_meta`. */
+export interface CallExtra {
+  _meta?: Record<string, unknown>;
+}
+
 /** Wraps a tool body so that no error escapes as a protocol failure or a crash. */
-export function guarded<A>(fn: (args: A) => Promise<CallToolResult>): (args: A) => Promise<CallToolResult> {
-  return async (args) => {
+export function guarded<A>(fn: (args: A, extra?: CallExtra) => Promise<CallToolResult>): (args: A, extra?: CallExtra) => Promise<CallToolResult> {
+  return async (args, extra) => {
     try {
-      return await fn(args);
+      return await fn(args, extra);
     } catch (err) {
       return failure(err);
     }

@@ -9,16 +9,27 @@ import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { checkpointFields } from '../app/checkpointFields';
 import { commitCheckpoint } from '../app/commit';
 import { checkpointFields as fieldArgs, commitOutput, noteOutput, projectArg } from './schemas';
-import { guarded, reply, type ToolContext } from './toolContext';
+import { guarded, reply, type CallExtra, type ToolContext } from './toolContext';
 
 type FieldArgs = { [K in keyof typeof fieldArgs]?: K extends 'task' | 'intent' | 'state' | 'next' ? string : string[] };
 
 const WRITE = { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false } as const;
 
-async function commitFrom(ctx: ToolContext, a: FieldArgs & { project?: string }, to?: string) {
+async function commitFrom(ctx: ToolContext, a: FieldArgs & { project?: string }, to: string | undefined, extra?: CallExtra) {
   const { scope, folder } = await ctx.project(a.project);
   const agent = ctx.agent();
-  const r = await commitCheckpoint(ctx.deps.baton, { scope, agent, fields: checkpointFields(a), handoffTo: to, at: ctx.deps.now(), folder, byAgent: true });
+  const session = ctx.agentSession(extra?._meta);
+  const r = await commitCheckpoint(ctx.deps.baton, {
+    scope,
+    agent,
+    fields: checkpointFields(a),
+    handoffTo: to,
+    at: ctx.deps.now(),
+    folder,
+    byAgent: true,
+    // The key a hook's checkpoint carries (app/agentHooks.ts preCompact), so either names its session alike.
+    ...(session ? { extra: { agent_session: session } } : {}),
+  });
   const lines = [`${to ? `Handoff to ${r.checkpoint.handoffTo}` : 'Checkpoint'} ${r.checkpoint.session} written in ${scope}: ${r.path}`];
   if (r.folded) lines.push(`Folded ${r.folded} working note(s) into its State.`);
   if (r.redactions) lines.push(`Masked ${r.redactions} secret(s) before writing.`);
@@ -46,9 +57,9 @@ export function registerWriteTools(server: McpServer, ctx: ToolContext): void {
       outputSchema: noteOutput,
       annotations: WRITE,
     },
-    guarded(async (a) => {
+    guarded(async (a, call) => {
       const { scope } = await ctx.project(a.project);
-      const r = await ctx.deps.baton.note(scope, ctx.agent(), a.text, ctx.deps.now());
+      const r = await ctx.deps.baton.note(scope, ctx.agent(), a.text, ctx.deps.now(), { agentSession: ctx.agentSession(call?._meta) });
       const extra = [r.redactions ? ` Masked ${r.redactions} secret(s).` : '', r.durable ? '' : ` Not yet durable: ${r.reason}`].join('');
       return reply(`Noted in ${scope} as ${r.note.agent}.${extra}`, {
         project: scope,
@@ -75,6 +86,6 @@ export function registerWriteTools(server: McpServer, ctx: ToolContext): void {
       outputSchema: commitOutput,
       annotations: WRITE,
     },
-    guarded((a) => commitFrom(ctx, a, a.to?.trim() || undefined)),
+    guarded((a, extra) => commitFrom(ctx, a, a.to?.trim() || undefined, extra)),
   );
 }

@@ -4,6 +4,7 @@
 // the lock's mtime.
 import * as fs from 'fs';
 import * as os from 'os';
+import { procStat } from '../processTree';
 
 /** A lock whose holder cannot be checked is dead once its mtime is this old. */
 export const STALE_MS = 10_000;
@@ -48,16 +49,8 @@ function bootId(): string {
  * zombie. null where there is no /proc, or when the pid is gone.
  */
 export function procStart(pid: number | 'self'): { start: string; zombie: boolean } | null {
-  let stat: string;
-  try {
-    stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
-  } catch {
-    return null;
-  }
-  // `pid (comm) state ...`: comm may hold spaces and parentheses, so fields count from the last ')'.
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  const start = fields[19] ?? '';
-  return /^[0-9]+$/.test(start) ? { start, zombie: fields[0] === 'Z' || fields[0] === 'X' } : null;
+  const stat = procStat(pid);
+  return stat ? { start: stat.start, zombie: stat.state === 'Z' || stat.state === 'X' } : null;
 }
 
 export const ME = { host: os.hostname(), ns: pidNamespace(), boot: bootId(), start: procStart('self')?.start ?? '' };
