@@ -86,6 +86,17 @@ export const COMMANDS = {
   index: { flags: json, about: 'rebuild the index from the vault' },
   'project-name': { args: '[DIR]', flags: {}, about: 'the project name of a folder (default: the current one)' },
   stats: { args: '[PROJECT]', flags: { ...projectAlias, ...json }, about: 'sessions open/resumed/closed/auto-closed/abandoned' },
+  import: {
+    args: '[AGENT...]',
+    flags: {
+      since: { type: 'string', value: 'TIME', help: 'only sessions active since then: RFC 3339 or unix seconds' },
+      ...project,
+      'dry-run': { type: 'boolean', help: 'list what would be written; write nothing' },
+      ...json,
+    },
+    about: "the agents' past sessions on this machine, one checkpoint each",
+    notes: ['AGENT is one of claude-code, codex, gemini, copilot (default: all four). A session imported or captured before is skipped.'],
+  },
   mcp: { flags: basicMemory, about: 'the MCP server on stdio' },
   hook: {
     args: 'claude-code|codex|cursor session-start|pre-compact|post-tool-use|session-end',

@@ -80,7 +80,7 @@ export class Baton {
     return vaultWrite(this.deps, scope, () =>
       vault.withScopeLock(scope, async () => {
         const sessions = openSessions(scope, await vault.notes(scope));
-        const fold = sessionsToFold(sessions, agent, now, machine);
+        const fold = req.foldNotes === false ? [] : sessionsToFold(sessions, agent, now, machine);
         const foldedNotes = fold.flatMap((s) => s.notes).sort((a, b) => a.ts - b.ts);
         // Edited files go to Files, once each, never to State; alone they are no
         // checkpoint (Files alone record what was touched, not what is true).

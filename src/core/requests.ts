@@ -13,6 +13,8 @@ export interface CommitRequest {
   at?: number;
   /** Baton's own frontmatter keys (agent_session, transcript, capture). */
   extra?: Record<string, unknown>;
+  /** False for a past session brought in by `baton import`: today's open notes are not its own and stay open. */
+  foldNotes?: boolean;
   git?: GitState;
   /**
    * The commits this session made, asked once the core knows where the scope's

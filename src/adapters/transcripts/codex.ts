@@ -14,25 +14,37 @@ import { isObject, jsonLines, text } from './userWords';
 
 const INJECTED = /^\s*(?:<(?:user_instructions|environment_context|user_shell_command|turn_aborted)>|# AGENTS\.md instructions)/;
 
+/**
+ * What the person typed on one rollout line: `event` from a user_message
+ * event, `item` from a user response_item (read only where a rollout has no
+ * such event), or null when the line is not the person speaking.
+ */
+export function codexSaid(line: unknown): { from: 'event' | 'item'; text: string } | null {
+  if (!isObject(line) || !isObject(line.payload)) return null;
+  const p = line.payload;
+  if (line.type === 'event_msg' && p.type === 'user_message') {
+    // Older rollouts said which user messages Codex wrote itself (`kind`).
+    if (p.kind !== undefined && p.kind !== 'plain') return null;
+    const said = text(p.message).trim();
+    return said && !INJECTED.test(said) ? { from: 'event', text: said } : null;
+  }
+  if (line.type === 'response_item' && p.type === 'message' && p.role === 'user' && Array.isArray(p.content)) {
+    const said = p.content
+      .filter((c) => isObject(c) && c.type === 'input_text')
+      .map((c) => text((c as Record<string, unknown>).text))
+      .join('\n')
+      .trim();
+    return said && !INJECTED.test(said) ? { from: 'item', text: said } : null;
+  }
+  return null;
+}
+
 export function codexMessages(jsonl: string): string[] {
   const events: string[] = [];
   const items: string[] = [];
   for (const line of jsonLines(jsonl)) {
-    if (!isObject(line) || !isObject(line.payload)) continue;
-    const p = line.payload;
-    if (line.type === 'event_msg' && p.type === 'user_message') {
-      // Older rollouts said which user messages Codex wrote itself (`kind`).
-      if (p.kind !== undefined && p.kind !== 'plain') continue;
-      const said = text(p.message).trim();
-      if (said && !INJECTED.test(said)) events.push(said);
-    } else if (line.type === 'response_item' && p.type === 'message' && p.role === 'user' && Array.isArray(p.content)) {
-      const said = p.content
-        .filter((c) => isObject(c) && c.type === 'input_text')
-        .map((c) => text((c as Record<string, unknown>).text))
-        .join('\n')
-        .trim();
-      if (said && !INJECTED.test(said)) items.push(said);
-    }
+    const said = codexSaid(line);
+    if (said) (said.from === 'event' ? events : items).push(said.text);
   }
   return events.length ? events : items;
 }

@@ -9,13 +9,13 @@
 // as sent, with Copilot's additions, is `data.transformedContent`, not read).
 import { isObject, jsonLines, text } from './userWords';
 
+/** The person's message on one session-log event, "" when the event is none. */
+export function copilotSaid(e: unknown): string {
+  if (!isObject(e) || e.type !== 'user.message' || !isObject(e.data)) return '';
+  if (e.data.source !== undefined && e.data.source !== 'user') return '';
+  return text(e.data.content).trim();
+}
+
 export function copilotMessages(jsonl: string): string[] {
-  const out: string[] = [];
-  for (const e of jsonLines(jsonl)) {
-    if (!isObject(e) || e.type !== 'user.message' || !isObject(e.data)) continue;
-    if (e.data.source !== undefined && e.data.source !== 'user') continue;
-    const said = text(e.data.content).trim();
-    if (said) out.push(said);
-  }
-  return out;
+  return jsonLines(jsonl).map(copilotSaid).filter(Boolean);
 }

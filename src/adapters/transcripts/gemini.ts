@@ -30,7 +30,8 @@ import { isObject, jsonLines, text } from './userWords';
 const HOOK_CONTEXT = /<hook_context>[\s\S]*?(?:<\/hook_context>|$)/g;
 const NOT_TYPED = /^\s*<session_context>|<state_snapshot>/;
 
-function typed(record: Json): string {
+/** What the person typed in one message record (see above), "" for Gemini's own context. */
+export function geminiTyped(record: Json): string {
   const content = record.displayContent ?? record.content;
   let said = '';
   if (typeof content === 'string') said = content;
@@ -61,8 +62,8 @@ function messageRecords(records: unknown[]): Json[] {
     }
     if (isObject(r.$set) && Array.isArray(r.$set.messages)) {
       // A compression's history gives the messages it kept new ids: one already read under another id is no new message.
-      const said = new Set([...byId.values()].filter((m) => m.type === 'user').map(typed));
-      for (const m of r.$set.messages) if (!(isObject(m) && m.type === 'user' && typeof m.id === 'string' && !byId.has(m.id) && said.has(typed(m)) && typed(m))) put(m);
+      const said = new Set([...byId.values()].filter((m) => m.type === 'user').map(geminiTyped));
+      for (const m of r.$set.messages) if (!(isObject(m) && m.type === 'user' && typeof m.id === 'string' && !byId.has(m.id) && said.has(geminiTyped(m)) && geminiTyped(m))) put(m);
       continue;
     }
     put(r);
@@ -87,7 +88,7 @@ function recordsOf(window: string): unknown[] {
 export function geminiMessages(window: string): string[] {
   return messageRecords(recordsOf(window))
     .filter((r) => r.type === 'user')
-    .map(typed)
+    .map(geminiTyped)
     .filter(Boolean);
 }
 
@@ -136,6 +137,6 @@ export function geminiContext(window: string): GeminiContext | null {
   if (!any && !messages.length) return null;
   const last = messages.filter((m) => m.type === 'user' || m.type === 'gemini').at(-1);
   const answered = last?.type === 'gemini' && !(Array.isArray(last.toolCalls) && last.toolCalls.length) && typeof last.content === 'string' && last.content.trim() !== '';
-  const typedCount = messages.filter((m) => m.type === 'user' && typed(m) !== '').length;
+  const typedCount = messages.filter((m) => m.type === 'user' && geminiTyped(m) !== '').length;
   return { promptTokens, model, splittable: answered || typedCount > 1 };
 }

@@ -1,0 +1,131 @@
+// Where each agent keeps its past sessions on this machine, for `baton
+// import`; each path is cited in its reader (claudePast.ts, codexPast.ts,
+// geminiPast.ts, copilotPast.ts) and in src/adapters/agents/FACTS.md:
+//   Claude Code  <CLAUDE_CONFIG_DIR or ~/.claude>/projects/*/*.jsonl
+//   Codex        <CODEX_HOME or ~/.codex>/sessions/**/rollout-*.jsonl
+//   Gemini CLI   <GEMINI_CLI_HOME or ~>/.gemini/tmp/*/chats/session-*.json[l]
+//   Copilot CLI  <COPILOT_HOME or ~/.copilot>/session-state/*/events.jsonl
+// A folder that cannot be listed is reported, never fatal; links are not
+// followed (a link out of an agent's folder is nobody's session).
+import * as fs from 'fs';
+import * as path from 'path';
+import type { ImportAgent } from '../../core/importAgents';
+import { geminiHome } from '../agents/geminiSettings';
+
+/** Codex's folder of rollouts under CODEX_HOME: the agent's, not the vault's `sessions/`. */
+const CODEX_SESSIONS = 'sessions';
+
+export interface SessionFile {
+  agent: ImportAgent;
+  file: string;
+  /** Last modified, unix seconds: a session file is written to its end, so this is no earlier than its last record. */
+  mtime: number;
+  /** The session id its name gives (Claude Code's file, Copilot's folder), "" when it gives none. */
+  idHint: string;
+  /** Gemini's project folder name, where its recording names no folder. */
+  projectHint: string;
+}
+
+export interface Unlisted {
+  source: string;
+  reason: string;
+}
+
+const abs = (v: string | undefined): string => (v?.trim() && path.isAbsolute(v.trim()) ? path.resolve(v.trim()) : '');
+
+/** Each agent's own folder, as its environment moves it. */
+export function agentHomes(home: string, env: NodeJS.ProcessEnv): Record<ImportAgent, string> {
+  return {
+    'claude-code': abs(env.CLAUDE_CONFIG_DIR) || path.join(home, '.claude'),
+    codex: abs(env.CODEX_HOME) || path.join(home, '.codex'),
+    gemini: path.join(geminiHome(home, env), '.gemini'),
+    copilot: abs(env.COPILOT_HOME) || path.join(home, '.copilot'),
+  };
+}
+
+function list(dir: string, missing: Unlisted[]): fs.Dirent[] {
+  try {
+    return fs.readdirSync(dir, { withFileTypes: true });
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code !== 'ENOENT' && code !== 'ENOTDIR') missing.push({ source: dir, reason: `could not be listed (${code ?? String(err)})` });
+    return [];
+  }
+}
+
+function file(agent: ImportAgent, f: string, idHint = '', projectHint = ''): SessionFile | null {
+  try {
+    return { agent, file: f, mtime: Math.floor(fs.statSync(f).mtimeMs / 1000), idHint, projectHint };
+  } catch {
+    return null;
+  }
+}
+
+function claudeFiles(root: string, out: SessionFile[], missing: Unlisted[]): void {
+  const projects = path.join(root, 'projects');
+  for (const p of list(projects, missing)) {
+    if (!p.isDirectory()) continue;
+    for (const f of list(path.join(projects, p.name), missing)) {
+      if (f.isFile() && f.name.endsWith('.jsonl')) out.push(file('claude-code', path.join(projects, p.name, f.name), f.name.slice(0, -6)) as SessionFile);
+    }
+  }
+}
+
+function codexFiles(dir: string, out: SessionFile[], missing: Unlisted[], depth = 0): void {
+  for (const e of list(dir, missing)) {
+    const f = path.join(dir, e.name);
+    if (e.isDirectory() && depth < 6) codexFiles(f, out, missing, depth + 1);
+    else if (e.isFile() && /^rollout-.*\.jsonl$/.test(e.name)) out.push(file('codex', f) as SessionFile);
+  }
+}
+
+function geminiFiles(root: string, out: SessionFile[], missing: Unlisted[]): void {
+  const tmp = path.join(root, 'tmp');
+  for (const p of list(tmp, missing)) {
+    if (!p.isDirectory()) continue;
+    const chats = path.join(tmp, p.name, 'chats');
+    for (const f of list(chats, missing)) {
+      if (f.isFile() && /^session-.*\.jsonl?$/.test(f.name)) out.push(file('gemini', path.join(chats, f.name), '', p.name) as SessionFile);
+    }
+  }
+}
+
+function copilotFiles(root: string, out: SessionFile[], missing: Unlisted[]): void {
+  const state = path.join(root, 'session-state');
+  for (const d of list(state, missing)) {
+    if (!d.isDirectory()) continue;
+    const f = file('copilot', path.join(state, d.name, 'events.jsonl'), d.name);
+    if (f) out.push(f);
+  }
+}
+
+/** The session files of `agents` under this home, oldest first (by mtime, then path: the same order every run). */
+export function sessionFiles(agents: readonly ImportAgent[], home: string, env: NodeJS.ProcessEnv): { files: SessionFile[]; unlisted: Unlisted[] } {
+  const homes = agentHomes(home, env);
+  const files: SessionFile[] = [];
+  const unlisted: Unlisted[] = [];
+  if (agents.includes('claude-code')) claudeFiles(homes['claude-code'], files, unlisted);
+  if (agents.includes('codex')) codexFiles(path.join(homes.codex, CODEX_SESSIONS), files, unlisted);
+  if (agents.includes('gemini')) geminiFiles(homes.gemini, files, unlisted);
+  if (agents.includes('copilot')) copilotFiles(homes.copilot, files, unlisted);
+  const kept = files.filter(Boolean);
+  kept.sort((a, b) => a.mtime - b.mtime || (a.file < b.file ? -1 : a.file > b.file ? 1 : 0));
+  return { files: kept, unlisted };
+}
+
+/**
+ * The folder a Gemini CLI project folder stands for: the `.project_root` file
+ * Gemini keeps beside `chats/` (its first line, an absolute path), or "" when
+ * there is none; the folder's name is then the project's name.
+ */
+export function geminiProjectRoot(sessionFile: string): string {
+  try {
+    const root = fs
+      .readFileSync(path.join(path.dirname(path.dirname(sessionFile)), '.project_root'), 'utf8')
+      .split('\n')[0]
+      .trim();
+    return path.isAbsolute(root) ? root : '';
+  } catch {
+    return '';
+  }
+}
