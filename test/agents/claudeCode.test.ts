@@ -27,6 +27,7 @@ import type { Exit, World } from './support/world';
 import type { Doctor, Resume, Sessions } from './support/replies';
 import { baton, batonJson, makeWorld, removeWorld, run, vaultFiles, vaultText } from './support/world';
 import { userWordsIn } from '../../src/adapters/transcripts/transcripts';
+import { assertOneSession, ORIGIN_NOTE, ORIGIN_TASK } from './support/origin';
 
 const DEAD_END = 'toFixed(2) in total(): returns a string, so the sum concatenates';
 const DECISION = 'kept reduce: one pass, no mutation';
@@ -274,6 +275,21 @@ describe(`Claude Code ${agentVersion('claude-code')}, end to end`, function () {
         const kept = text.split('\n').filter((l) => (/"type":"(?:user|assistant|system)"/.test(l) && !/"type":"attachment"/.test(l)) || /"type":"hook_success"/.test(l));
         fs.writeFileSync(path.join(FIXTURES, `${kind}.jsonl`), kept.join('\n').split(world.root).join('/WORLD').split(world.root.replace(/\//g, '-')).join('-WORLD') + '\n');
       }
+    }
+  });
+
+  it("a session's MCP checkpoint and note name its agent session, as its hooks' notes do (the server's CLAUDE_CODE_SESSION_ID, else the hook's record)", async () => {
+    const m = await startModel(anthropicWire, [
+      { tool: /^ToolSearch$/, input: { query: 'select:mcp__baton__note_progress,mcp__baton__checkpoint', max_results: 5 } },
+      { tool: /^mcp__baton__checkpoint$/, input: { task: ORIGIN_TASK } },
+      { tool: /^mcp__baton__note_progress$/, input: { text: ORIGIN_NOTE } },
+      { text: 'Checked.' },
+    ]);
+    try {
+      const r = await claude(m, ['-p', 'Which session is this?']);
+      assertOneSession(world, (JSON.parse(r.stdout) as { session_id: string }).session_id);
+    } finally {
+      await m.close();
     }
   });
 });

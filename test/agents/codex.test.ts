@@ -14,6 +14,7 @@ import { isCompactionRequest, responsesMessages, responsesToolDefs, responsesToo
 import { openaiResponses } from './support/wire/openaiResponses';
 import type { World } from './support/world';
 import { baton, batonJson, makeWorld, removeWorld, run, vaultText } from './support/world';
+import { assertOneSession, ORIGIN_NOTE, ORIGIN_TASK } from './support/origin';
 
 const FIXTURES = path.resolve(__dirname, '../fixtures/transcripts/codex');
 const KEY_ENV = 'SCRIPTED_API_KEY';
@@ -299,6 +300,19 @@ describe('Codex CLI, the real one, end to end', function () {
     assert.deepEqual(new Set(Object.values(await codexVerdict(world))), new Set(['modified']));
     const doctor = await baton(world, ['doctor'], { env: { BATON_VAULT: other } });
     assert.match(doctor.stdout, /changed since Codex trusted them[^\n]*\/hooks/);
+  });
+
+  it("a session's MCP checkpoint and note name its agent session, as its hooks' notes do (each call's _meta.sessionId)", async () => {
+    // Back to this world's vault, with the hooks trusted again (the test before pointed them elsewhere).
+    assert.equal((await baton(world, ['connect', 'codex'])).code, 0);
+    await trustBatonHooks(world);
+    const r = await codexExec(
+      world,
+      [{ tool: /^mcp__baton__checkpoint$/, input: { task: ORIGIN_TASK } }, { tool: /^mcp__baton__note_progress$/, input: { text: ORIGIN_NOTE } }, { text: 'Checked.' }],
+      'Which session is this?',
+    );
+    assert.equal(r.code, 0, r.stderr);
+    assertOneSession(world);
   });
 });
 

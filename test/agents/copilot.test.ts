@@ -15,6 +15,7 @@ import { chatMessages, chatToolDefs, chatTools, isSummaryRequest, nameOf, openai
 import type { Exit, World } from './support/world';
 import type { Checkpoint, Resume, Sessions } from './support/replies';
 import { baton, batonJson, hookLog, makeWorld, removeWorld, run, vaultText } from './support/world';
+import { assertOneSession, ORIGIN_NOTE, ORIGIN_TASK } from './support/origin';
 
 const DEAD_END = 'Rounding each price before summing: the total is still a cent off, 1.005 is 1.00499 in binary';
 const DECISION = 'Round once, on the sum: one rounding error at most';
@@ -207,6 +208,20 @@ describe(`GitHub Copilot CLI ${agentVersion('copilot')}, end to end against a sc
     assert.deepEqual(openings, ['Carry on with the cart.', 'Fix the cart total rounding.']);
     assert.ok(!JSON.stringify(words).includes('Baton, the session record'));
     if (process.env.BATON_AGENTS_WRITE_FIXTURES) writeFixtures(logs);
+  });
+
+  it("names a session's agent session in its MCP checkpoint and note, as its hooks' notes do (the server's COPILOT_AGENT_SESSION_ID)", async function () {
+    const m = await startModel(openaiChat, [
+      { tool: /^baton-checkpoint$/, input: { task: ORIGIN_TASK } },
+      { tool: /^baton-note_progress$/, input: { text: ORIGIN_NOTE } },
+      { text: 'Checked.' },
+    ]);
+    try {
+      await copilot(m, 'Which session is this?', 'gpt-4.1');
+      assertOneSession(world);
+    } finally {
+      await m.close();
+    }
   });
 
   /** Copilot's session logs, `~/.copilot/session-state/<id>/events.jsonl`, oldest first. */

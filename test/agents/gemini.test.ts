@@ -23,6 +23,7 @@ import type { Exit, World } from './support/world';
 import type { Doctor, Resume, Sessions } from './support/replies';
 import { baton, batonJson, makeWorld, removeWorld, run, vaultFiles, vaultText } from './support/world';
 import { userWordsIn } from '../../src/adapters/transcripts/transcripts';
+import { assertOneSession, ORIGIN_NOTE, ORIGIN_TASK } from './support/origin';
 
 const DEAD_END = 'toFixed(2) in total(): returns a string, so the sum concatenates';
 const DECISION = 'kept reduce: one pass, no mutation';
@@ -207,6 +208,21 @@ describe(`Gemini CLI ${agentVersion('gemini')}, end to end`, function () {
       const pick = (needle: string): string => texts.find((t) => t.includes(needle)) ?? '';
       fs.writeFileSync(path.join(FIXTURES, 'resumed-and-compressed.jsonl'), pick('<state_snapshot>').split(world.root).join('/WORLD'));
       fs.writeFileSync(path.join(FIXTURES, 'with-handover.jsonl'), pick('What is left to do?').split(world.root).join('/WORLD'));
+    }
+  });
+
+  it("a session's MCP checkpoint and note name its agent session, as its hooks' notes do (its session-start hook's record of the CLI process)", async () => {
+    // Gemini CLI 0.61.0 gives its MCP server no session id (app/agentHostSession.ts): the record is the only way.
+    const m = await startModel(geminiWire, [
+      { tool: /^mcp_baton_checkpoint$/, input: { task: ORIGIN_TASK } },
+      { tool: /^mcp_baton_note_progress$/, input: { text: ORIGIN_NOTE } },
+      { text: 'Checked.' },
+    ]);
+    try {
+      await gemini(m, ['-p', 'Which session is this?']);
+      assertOneSession(world);
+    } finally {
+      await m.close();
     }
   });
 });
