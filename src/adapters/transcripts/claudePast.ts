@@ -10,7 +10,7 @@
 // Write, MultiEdit, NotebookEdit with input.file_path / notebook_path.
 import { spokenText } from './claude';
 import type { PastCommand, PastSession } from './pastSession';
-import { answered, asked, edited, newSession, seen, unknownType } from './pastSession';
+import { answered, asked, edited, newSession, ran, seen, unknownType } from './pastSession';
 import { jsonRecords } from './jsonlStream';
 import { isObject, text } from './userWords';
 
@@ -54,9 +54,7 @@ export function readClaudeSession(file: string): PastSession {
         const name = text(part.name);
         if (EDIT.test(name)) edited(s, part.input.file_path || part.input.notebook_path);
         if (name === 'Bash' && text(part.input.command).trim()) {
-          const cmd: PastCommand = { command: text(part.input.command).trim() };
-          s.commands.push(cmd);
-          running.set(text(part.id), cmd);
+          running.set(text(part.id), ran(s, text(part.input.command).trim()));
         }
       } else if (r.type === 'user' && part.type === 'tool_result') {
         const cmd = running.get(text(part.tool_use_id));

@@ -13,7 +13,7 @@
 // "Exit code: N".
 import { codexSaid } from './codex';
 import type { PastCommand, PastSession } from './pastSession';
-import { answered, asked, commandLine, edited, exitIn, field, newSession, seen, unknownType } from './pastSession';
+import { answered, asked, commandLine, edited, exitIn, field, newSession, ran, seen, unknownType } from './pastSession';
 import { jsonRecords } from './jsonlStream';
 import type { Json } from './userWords';
 import { isObject, text } from './userWords';
@@ -42,8 +42,7 @@ export function readCodexSession(file: string): PastSession {
   const byCall = new Map<string, PastCommand>();
   const run = (command: string, callId: string, exit?: number): void => {
     if (!command || byCall.has(callId)) return;
-    const cmd: PastCommand = exit === undefined ? { command } : { command, exit };
-    s.commands.push(cmd);
+    const cmd = ran(s, command, exit);
     if (callId) byCall.set(callId, cmd);
   };
   for (const line of jsonRecords(file, s.tally)) {

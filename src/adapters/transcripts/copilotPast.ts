@@ -12,7 +12,7 @@
 // and create with an absolute `path`, apply_patch whose edits fileEdits names.
 import { copilotSaid } from './copilot';
 import type { PastCommand, PastSession } from './pastSession';
-import { answered, asked, edited, field, newSession, seen, unknownType } from './pastSession';
+import { answered, asked, edited, field, newSession, ran, seen, unknownType } from './pastSession';
 import { jsonRecords } from './jsonlStream';
 import { isObject, text } from './userWords';
 
@@ -44,9 +44,7 @@ export function readCopilotSession(file: string): PastSession {
       if (name === 'edit' || name === 'create') edited(s, field(d.arguments, 'path'));
       const command = field(d.arguments, 'command').trim();
       if (SHELL.test(name) && command) {
-        const cmd: PastCommand = { command };
-        s.commands.push(cmd);
-        running.set(text(d.toolCallId), cmd);
+        running.set(text(d.toolCallId), ran(s, command));
       }
     } else if (type === 'tool.execution_complete') {
       for (const f of Array.isArray(d.fileEdits) ? d.fileEdits : []) edited(s, field(f, 'path'));

@@ -12,7 +12,7 @@
 // is not applied: what was undone still happened on disk.
 import { geminiTyped } from './gemini';
 import type { PastSession } from './pastSession';
-import { answered, asked, edited, field, newSession, seen } from './pastSession';
+import { answered, asked, edited, field, newSession, ran, seen } from './pastSession';
 import { jsonRecords } from './jsonlStream';
 import { readForeignUtf8 } from '../foreignFile';
 import { isObject, text } from './userWords';
@@ -45,7 +45,8 @@ export function readGeminiSession(file: string): PastSession {
       const name = text(c.name);
       if (EDIT.test(name)) edited(s, field(c.args, 'file_path'));
       const command = field(c.args, 'command').trim();
-      if (name === 'run_shell_command' && command) s.commands.push(c.status === 'error' ? { command, failed: true } : { command });
+      if (name === 'run_shell_command' && command && c.status === 'error') ran(s, command).failed = true;
+      else if (name === 'run_shell_command' && command) ran(s, command);
     }
   };
   for (const r of records(file, s)) {

@@ -38,6 +38,14 @@ export interface PastSession {
   unknown: Map<string, number>;
 }
 
+/**
+ * What a reader keeps of one text while it streams: enough for the checkpoint
+ * (which clips further, app/pastSessions.ts) and no more, so a session of a
+ * thousand pasted logs holds what a short one does.
+ */
+const KEEP_CHARS = 8000;
+const kept = (t: string): string => (t.length > KEEP_CHARS ? `${t.slice(0, KEEP_CHARS)} …[clipped]` : t);
+
 export const emptyTally = (): LineTally => ({ bad: 0, torn: false, long: 0 });
 
 export function newSession(): PastSession {
@@ -57,13 +65,21 @@ export function seen(s: PastSession, when: unknown): void {
 export function asked(s: PastSession, said: string): void {
   if (s.task) return;
   const clean = withoutHandover(said);
-  if (clean) s.task = clean;
+  if (clean) s.task = kept(clean);
 }
 
 /** The agent's latest message to the person, when it said something (tool-only turns say nothing). */
 export function answered(s: PastSession, said: unknown): void {
   const t = text(said).trim();
-  if (t) s.lastMessage = t;
+  if (t) s.lastMessage = kept(t);
+}
+
+/** A command the session ran, recorded (its text cut to what a checkpoint shows) and returned for its result to fill in. */
+export function ran(s: PastSession, command: string, exit?: number): PastCommand {
+  const cmd: PastCommand = { command: command.length > 1000 ? command.slice(0, 1000) : command };
+  if (exit !== undefined) cmd.exit = exit;
+  s.commands.push(cmd);
+  return cmd;
 }
 
 export function edited(s: PastSession, file: unknown): void {
