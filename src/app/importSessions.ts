@@ -30,6 +30,8 @@ export interface ImportOptions {
   /** Only this project's sessions (its worktrees included). */
   project?: string;
   dryRun?: boolean;
+  /** Now, unix seconds (tests move it); else the clock's. */
+  now?: number;
   /** A line of progress (the CLI prints it on stderr). */
   progress?(line: string): void;
 }
@@ -51,6 +53,9 @@ export interface ImportReport {
   skipped: { source: string; reason: string }[];
   checkpoints: ImportedCheckpoint[];
 }
+
+/** A session file changed within this many seconds counts as still being written. */
+const STILL_WRITING = 300;
 
 const str = (v: unknown): string => (typeof v === 'string' ? v.trim() : '');
 const key = (agent: string, id: string): string => `${agent}\u0000${id}`;
@@ -79,6 +84,7 @@ export async function importSessions(baton: Baton, o: ImportOptions): Promise<Im
     return r && !r.startsWith('..') && !path.isAbsolute(r) ? r.split(path.sep).join('/') : f;
   };
   const skip = (source: string, reason: string): void => void report.skipped.push({ source: rel(source), reason });
+  const now = o.now ?? Math.floor(Date.now() / 1000);
   const only = o.project ? rootProject(safeScope(o.project)) : '';
   const { files, unlisted } = sessionFiles(o.agents, o.home, o.env);
   for (const u of unlisted) skip(u.source, u.reason);
@@ -90,6 +96,10 @@ export async function importSessions(baton: Baton, o: ImportOptions): Promise<Im
     if ((i + 1) % 50 === 0) o.progress?.(`  read ${i + 1} of ${files.length}`);
     // A file last written before --since holds no record after it.
     if (o.since !== undefined && f.mtime < o.since) return;
+    // A file written moments ago is most likely a session still running: an import now would freeze half of it
+    // (and a second import skip the rest), so it waits for the session to end.
+    const quiet = now - f.mtime;
+    if (quiet < STILL_WRITING) return skip(f.file, `still being written (changed ${Math.max(quiet, 0)} s ago): import it once the session has ended`);
     const read = readPastSession(f, o.home);
     if ('reason' in read) return skip(f.file, read.reason);
     const s = read.session;

@@ -46,6 +46,9 @@ function makeHome(): Home {
     const f = path.join(home, rel);
     fs.mkdirSync(path.dirname(f), { recursive: true });
     fs.writeFileSync(f, text);
+    // A past session: its agent stopped writing it an hour ago (a fresh file is a running session, left for later).
+    const hourAgo = new Date(Date.now() - 3600_000);
+    fs.utimesSync(f, hourAgo, hourAgo);
     return f;
   };
   return {
@@ -264,12 +267,24 @@ describe('baton import', function () {
     assert.match(checkpointFile(h, r.checkpoints[0]), /Done: total\(\) rounds the sum to cents\./);
   });
 
+  it('leaves a session file changed moments ago for later: a running session is not frozen half-way', async () => {
+    realHistory(h);
+    fs.utimesSync(path.join(h.home, CODEX_FILE), new Date(), new Date());
+    const r = await importJson(h);
+    assert.deepEqual(r.checkpoints.map((c) => c.agent).sort(), ['claude-code', 'copilot', 'gemini']);
+    assert.equal(r.skipped.length, 1);
+    assert.equal(r.skipped[0].source, CODEX_FILE);
+    assert.match(r.skipped[0].reason, /^still being written \(changed \d+ s ago\): import it once the session has ended$/);
+  });
+
   it('goes on past a file it cannot read (a FIFO where a session log should be), naming it', async function () {
     if (process.platform === 'win32') this.skip();
     realHistory(h);
     const fifo = path.join(h.home, '.copilot/session-state/stuck/events.jsonl');
     fs.mkdirSync(path.dirname(fifo), { recursive: true });
     execFileSync('mkfifo', [fifo]);
+    const hourAgo = new Date(Date.now() - 3600_000);
+    fs.utimesSync(fifo, hourAgo, hourAgo);
     const r = await importJson(h);
     assert.equal(r.imported, 4);
     assert.equal(r.skipped.length, 1);
