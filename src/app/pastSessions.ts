@@ -27,8 +27,6 @@ const READERS: Record<ImportAgent, (file: string) => PastSession> = {
 const TASK_CHARS = 1200;
 const STATE_CHARS = 2000;
 const COMMAND_CHARS = 300;
-/** Past this many, a checkpoint lists the last ones and says how many it left out. */
-const MAX_COMMANDS = 100;
 
 /** A past session ready to become a checkpoint. */
 export interface PastCheckpoint {
@@ -58,9 +56,10 @@ function commandText(c: PastCommand): string {
   return `${oneLine(c.command, COMMAND_CHARS)}${status}`;
 }
 
-function commandsOf(all: PastCommand[]): string[] {
-  const kept = all.slice(-MAX_COMMANDS).map(commandText);
-  return all.length > MAX_COMMANDS ? [`(${all.length - MAX_COMMANDS} earlier command(s) not listed)`, ...kept] : kept;
+/** The latest commands (the reader keeps those), and how many earlier ones it let go of, so no list is cut silently. */
+function commandsOf(s: PastSession): string[] {
+  const kept = s.commands.map(commandText);
+  return s.commandsLeftOut ? [`(${s.commandsLeftOut} earlier command(s) not listed)`, ...kept] : kept;
 }
 
 /** The project of the folder a session ran in (the contract's rules, worktrees included), or why there is none. */
@@ -108,7 +107,7 @@ export function readPastSession(f: SessionFile, home: string): Read {
       task: clip(s.task, TASK_CHARS),
       lastMessage: s.lastMessage ? clip(s.lastMessage, STATE_CHARS) : '',
       files,
-      commands: commandsOf(s.commands),
+      commands: commandsOf(s),
       branch: s.branch,
       commit: shortSha(s.commit),
       skippedLines,

@@ -9,6 +9,7 @@ import * as path from 'path';
 import { readClaudeSession } from '../../src/adapters/transcripts/claudePast';
 import { readCodexSession } from '../../src/adapters/transcripts/codexPast';
 import { readGeminiSession } from '../../src/adapters/transcripts/geminiPast';
+import { MAX_COMMANDS } from '../../src/adapters/transcripts/pastSession';
 import { tempDir } from './support/tempVault';
 
 const jsonl = (records: unknown[]): string => records.map((r) => JSON.stringify(r)).join('\n') + '\n';
@@ -84,6 +85,23 @@ describe('past sessions in older shapes', () => {
     assert.deepEqual(s.files, ['/w/api/src/auth.rs']);
     assert.deepEqual(s.commands, [{ command: 'cargo test auth', exit: 101 }]);
     assert.equal(s.lastMessage, 'Expired tokens get 401; one test still fails.');
+  });
+
+  it('keeps the latest commands of a long session and counts the ones it let go of', () => {
+    const lines = [{ type: 'user', sessionId: 'k', cwd: '/w/k', timestamp: '2025-05-01T08:00:00Z', message: { role: 'user', content: 'Run the suite until it passes' } }];
+    for (let i = 0; i < MAX_COMMANDS + 5; i++) {
+      lines.push({
+        type: 'assistant',
+        sessionId: 'k',
+        cwd: '/w/k',
+        timestamp: '2025-05-01T08:01:00Z',
+        message: { role: 'assistant', content: [{ type: 'tool_use', id: `t${i}`, name: 'Bash', input: { command: `run ${i}` } }] },
+      } as never);
+    }
+    const s = readClaudeSession(write('many.jsonl', jsonl(lines)));
+    assert.equal(s.commands.length, MAX_COMMANDS);
+    assert.equal(s.commands[0].command, 'run 5');
+    assert.equal(s.commandsLeftOut, 5);
   });
 
   it("Claude Code: a sub-agent's answer is not the agent's last message to the person", () => {

@@ -59,6 +59,7 @@ export function readClaudeSession(file: string): PastSession {
       } else if (r.type === 'user' && part.type === 'tool_result') {
         const cmd = running.get(text(part.tool_use_id));
         if (cmd && part.is_error === true) cmd.failed = true;
+        running.delete(text(part.tool_use_id));
       }
     }
     // A sub-agent's answer goes to Claude, not to the person.

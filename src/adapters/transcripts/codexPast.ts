@@ -94,6 +94,8 @@ export function readCodexSession(file: string): PastSession {
         const cmd = byCall.get(text(p.call_id));
         const exit = exitIn(isObject(p.output) ? p.output.content : p.output);
         if (cmd && cmd.exit === undefined && exit !== undefined) cmd.exit = exit;
+        // The output is a call's last line: what streams on holds only the calls still running.
+        byCall.delete(text(p.call_id));
       }
     }
   }

@@ -50,6 +50,7 @@ export function readCopilotSession(file: string): PastSession {
       for (const f of Array.isArray(d.fileEdits) ? d.fileEdits : []) edited(s, field(f, 'path'));
       const cmd = running.get(text(d.toolCallId));
       if (cmd && d.success === false) cmd.failed = true;
+      running.delete(text(d.toolCallId));
     }
   }
   return s;

@@ -30,7 +30,10 @@ export interface PastSession {
   lastMessage: string;
   /** Paths the agent's edit tools changed, as the agent wrote them (absolute, or relative to cwd). */
   files: string[];
+  /** The latest MAX_COMMANDS commands it ran, oldest first. */
   commands: PastCommand[];
+  /** How many earlier commands were let go of while streaming. */
+  commandsLeftOut: number;
   branch: string;
   commit: string;
   tally: LineTally;
@@ -44,12 +47,28 @@ export interface PastSession {
  * thousand pasted logs holds what a short one does.
  */
 const KEEP_CHARS = 8000;
+/** The commands a reader keeps, the latest: a checkpoint lists these and counts the rest. */
+export const MAX_COMMANDS = 100;
 const kept = (t: string): string => (t.length > KEEP_CHARS ? `${t.slice(0, KEEP_CHARS)} …[clipped]` : t);
 
 export const emptyTally = (): LineTally => ({ bad: 0, torn: false, long: 0 });
 
 export function newSession(): PastSession {
-  return { id: '', cwd: '', started: 0, ended: 0, task: '', lastMessage: '', files: [], commands: [], branch: '', commit: '', tally: emptyTally(), unknown: new Map() };
+  return {
+    id: '',
+    cwd: '',
+    started: 0,
+    ended: 0,
+    task: '',
+    lastMessage: '',
+    files: [],
+    commands: [],
+    commandsLeftOut: 0,
+    branch: '',
+    commit: '',
+    tally: emptyTally(),
+    unknown: new Map(),
+  };
 }
 
 /** Widens the session's span with a record's time (an ISO string or epoch milliseconds). */
@@ -79,6 +98,10 @@ export function ran(s: PastSession, command: string, exit?: number): PastCommand
   const cmd: PastCommand = { command: command.length > 1000 ? command.slice(0, 1000) : command };
   if (exit !== undefined) cmd.exit = exit;
   s.commands.push(cmd);
+  if (s.commands.length > MAX_COMMANDS) {
+    s.commands.shift();
+    s.commandsLeftOut++;
+  }
   return cmd;
 }
 
