@@ -171,11 +171,17 @@ describe('baton import', function () {
   });
 
   it('takes a Gemini session’s folder from the .project_root beside its chats, for its files', async () => {
-    realHistory(h);
-    h.put('.gemini/tmp/gemini/.project_root', '/WORLD/gemini\n');
+    // As Gemini CLI 0.61.0 left its folder in the agents' tier (test/fixtures/import/gemini/: the machine's paths made /WORLD and /HOME).
+    const real = path.resolve(__dirname, '../fixtures/import/gemini/tmp/gemini');
+    const chat = fs.readdirSync(path.join(real, 'chats'))[0];
+    h.put(`.gemini/tmp/gemini/chats/${chat}`, fs.readFileSync(path.join(real, 'chats', chat), 'utf8'));
+    h.put('.gemini/tmp/gemini/.project_root', fs.readFileSync(path.join(real, '.project_root'), 'utf8'));
     const r = await importJson(h, 'gemini');
     assert.equal(r.imported, 1);
-    assert.match(checkpointFile(h, r.checkpoints[0]), /## Files\n\n- src\/cart\.js\n/);
+    assert.equal(r.checkpoints[0].agentSession, '04ee248d-4445-40f2-a795-9538818bce09');
+    const text = checkpointFile(h, r.checkpoints[0]);
+    assert.match(text, /## Task\n\nRound the cart total to cents\n/);
+    assert.match(text, /## Files\n\n- src\/cart\.js\n/);
   });
 
   it('imported twice, the vault is the same byte for byte, and the second run says why it wrote nothing', async () => {

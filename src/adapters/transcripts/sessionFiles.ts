@@ -116,7 +116,10 @@ export function sessionFiles(agents: readonly ImportAgent[], home: string, env: 
 /**
  * The folder a Gemini CLI project folder stands for: the `.project_root` file
  * Gemini keeps beside `chats/` (its first line, an absolute path), or "" when
- * there is none; the folder's name is then the project's name.
+ * there is none; the folder's name is then the project's name. Since
+ * google-gemini/gemini-cli#17901 the folder is `tmp/<project name>/` (before,
+ * a hash of the root), with the root in `.project_root` and `projects.json`
+ * (as farion1231/cc-switch#2240 reads them); not a documented interface.
  */
 export function geminiProjectRoot(sessionFile: string): string {
   try {
