@@ -116,6 +116,16 @@ export const COMMANDS = {
     },
     about: "commit the vault, merge the remote's, push (the vault is a git repository)",
   },
+  thread: {
+    args: 'enable [PROJECT]|disable',
+    flags: { ...projectAlias, ...json },
+    about: "share the project's hand-over with cloud agents through the repository, or stop",
+    notes: [
+      'enable writes agent-thread/ (the hand-over, a README on leaving a checkpoint), a block in AGENTS.md (and CLAUDE.md,',
+      '.github/copilot-instructions.md where they exist) and session-start hooks for Copilot and Claude Code; disable takes',
+      'all of it out, every file as it was. Run inside the repository; commit what it wrote.',
+    ],
+  },
   hooks: {
     args: 'install|uninstall AGENT',
     flags: {

@@ -55,6 +55,7 @@ export function handlers(doors: Partial<OtherDoors>): Handlers {
     disconnect: (ctx, input) => import('./connectCommand').then((m) => m.disconnect(ctx, input)),
     doctor: (ctx, input) => import('./doctorCommand').then((m) => m.doctor(ctx, input)),
     sync: (ctx, input) => import('./syncCommand').then((m) => m.sync(ctx, input)),
+    thread: (ctx, input) => import('./threadCommand').then((m) => m.thread(ctx, input)),
     blame: (ctx, input) => import('./blameCommand').then((m) => m.blame(ctx, input)),
     mcp: (ctx, { values }) => open('mcp')({ vaultRoot: ctx.vault, io: ctx.io, basicMemoryDir: basicMemoryDir(str(values['basic-memory']), ctx.io.env) }),
     hook: (ctx, { positionals }) => open('hook')({ vault: ctx.vault, io: ctx.io }, positionals),

@@ -1,0 +1,136 @@
+// `baton thread enable` and `disable`: a project's hand-over shared with cloud
+// agents through its repository (issue 28), and taken out again so every file
+// it touched is as it was, byte for byte. Every file is planned before the
+// first write, so a refusal (someone's block edited, a settings file that is
+// not JSON, a folder of that name that is not Baton's) writes nothing.
+import * as fs from 'fs';
+import type { Baton } from '../core/baton';
+import { refused } from '../core/errors';
+import { withBlock, withoutBlock } from '../core/markedBlock';
+import { INSTRUCTIONS_BLOCK, README_MARK, THREAD_FILES, THREAD_FOLDER, hookJson, sharedHandover, threadReadme, type MachinePath } from '../core/repoThreadText';
+import { copilotThreadHooks, isCopilotThreadFile, withClaudeThreadHook, withoutClaudeThreadHook } from '../adapters/agents/threadHooks';
+import { runGit } from '../adapters/git/gitRun';
+import { applyRepoChanges, readRepoFile, repoFilesUnder, type RepoChange } from '../adapters/repoFiles';
+import { handoverView } from './resume';
+
+/** Where the instructions' block goes: AGENTS.md always (made when missing), the other two only where the project has them. */
+const AGENTS_MD = 'AGENTS.md';
+const ONLY_WHERE_THEY_ARE = ['CLAUDE.md', '.github/copilot-instructions.md'];
+const COPILOT_HOOKS = '.github/hooks/agent-thread.json';
+const CLAUDE_SETTINGS = '.claude/settings.json';
+/** Folders enable may have made, removed by disable once they are empty. */
+const MADE_FOLDERS = [THREAD_FOLDER, '.github/hooks', '.github', '.claude'];
+
+export interface ThreadOutcome {
+  /** The shared folder, relative to the repository. */
+  folder: string;
+  /** Files created or changed, relative to the repository, in the order written. */
+  written: string[];
+  removed: string[];
+  /** Secrets masked in the shared hand-over (beyond what the vault had masked already). */
+  masked: number;
+  /** What the person should know: checkpoints left in the folder. */
+  notes: string[];
+}
+
+/** The repository's top level, or a refusal saying that the thread lives in a repository. */
+async function repositoryOf(cwd: string): Promise<string> {
+  const r = await runGit(cwd, ['rev-parse', '--show-toplevel']);
+  const root = r.out.trim();
+  if (r.code !== 0 || !root) throw refused(`${cwd} is not in a git repository: the thread is shared through the project's repository. Run this inside it.`);
+  return root;
+}
+
+/** Refuses an `agent-thread/` that Baton did not write: its files are somebody's. */
+function checkFolderIsOurs(root: string): string | null {
+  const readme = readRepoFile(root, THREAD_FILES.readme);
+  const others = repoFilesUnder(root, THREAD_FOLDER).filter((f) => f !== THREAD_FILES.readme);
+  if ((readme !== null && !readme.includes(README_MARK)) || (readme === null && others.some((f) => f === THREAD_FILES.handover || f === THREAD_FILES.hookJson))) {
+    throw refused(`${THREAD_FOLDER}/ holds files Baton did not write (its README.md is not Baton's); Baton changed nothing. Rename that folder first.`);
+  }
+  return readme;
+}
+
+/** This machine's folders a shared text must not name: the repository (as git and as the file system spell it), the home folder, the vault. */
+function machinePaths(root: string, home: string, vault: string): MachinePath[] {
+  const real = (p: string): string => {
+    try {
+      return fs.realpathSync(p);
+    } catch {
+      return p;
+    }
+  };
+  return [
+    { prefix: root, as: '.' },
+    { prefix: real(root), as: '.' },
+    { prefix: vault, as: '<vault>' },
+    { prefix: real(vault), as: '<vault>' },
+    { prefix: home, as: '~' },
+    { prefix: real(home), as: '~' },
+  ];
+}
+
+const change = (root: string, rel: string, after: (before: string | null) => string | null): RepoChange => {
+  const before = readRepoFile(root, rel);
+  return { rel, before, after: after(before) };
+};
+
+export interface EnableInput {
+  /** The project's scope, as the door resolved it (a positional, --project, BATON_PROJECT, the folder's). */
+  scope: string;
+  cwd: string;
+  home: string;
+  vault: string;
+}
+
+/**
+ * Writes the folder (README, hand-over, its JSON for Copilot's hook), the
+ * block in the instruction files and the two session-start hooks. A project
+ * the vault holds nothing of is refused (a typo would share an empty thread).
+ * Enabling again writes nothing unless the hand-over changed.
+ */
+export async function enableThread(baton: Baton, o: EnableInput): Promise<ThreadOutcome> {
+  const root = await repositoryOf(o.cwd);
+  if (!(await baton.scopes()).includes(o.scope)) {
+    throw refused(`The vault ${o.vault} holds no project "${o.scope}": nothing to share. Give the project's name (baton continuity lists them), or checkpoint in it first.`);
+  }
+  checkFolderIsOurs(root);
+  const view = await handoverView(baton, o.scope);
+  const shared = sharedHandover({ project: view.project, latest: view.latest, thread: view.thread }, machinePaths(root, o.home, o.vault));
+  const changes: RepoChange[] = [
+    change(root, THREAD_FILES.readme, () => threadReadme()),
+    change(root, THREAD_FILES.handover, () => shared.text),
+    change(root, THREAD_FILES.hookJson, () => hookJson(shared.text)),
+    change(root, AGENTS_MD, (t) => withBlock(t, INSTRUCTIONS_BLOCK, AGENTS_MD)),
+    ...ONLY_WHERE_THEY_ARE.map((rel) => change(root, rel, (t) => (t === null ? null : withBlock(t, INSTRUCTIONS_BLOCK, rel)))),
+    change(root, COPILOT_HOOKS, (t) => {
+      if (t !== null && !isCopilotThreadFile(t, THREAD_FILES.hookJson)) throw refused(`${COPILOT_HOOKS} is not Baton's; Baton changed nothing. Rename it first.`);
+      return copilotThreadHooks(THREAD_FILES.hookJson);
+    }),
+    change(root, CLAUDE_SETTINGS, (t) => withClaudeThreadHook(t, THREAD_FILES.handover, CLAUDE_SETTINGS)),
+  ];
+  const done = applyRepoChanges(root, changes);
+  return { folder: THREAD_FOLDER, ...done, masked: shared.masked, notes: [] };
+}
+
+/**
+ * Takes out everything enable put in: the folder's files, the block (the
+ * instruction files as they were, AGENTS.md removed when enable made it), the
+ * hooks file, the Claude Code hook (the settings as they were, or no file).
+ * Checkpoints agents left in the folder stay, and are named.
+ */
+export async function disableThread(o: { cwd: string }): Promise<ThreadOutcome> {
+  const root = await repositoryOf(o.cwd);
+  checkFolderIsOurs(root);
+  const ours = [THREAD_FILES.readme, THREAD_FILES.handover, THREAD_FILES.hookJson];
+  const changes: RepoChange[] = [
+    ...ours.map((rel) => change(root, rel, () => null)),
+    ...[AGENTS_MD, ...ONLY_WHERE_THEY_ARE].map((rel) => change(root, rel, (t) => (t === null ? null : withoutBlock(t, INSTRUCTIONS_BLOCK, rel)))),
+    change(root, COPILOT_HOOKS, (t) => (t !== null && isCopilotThreadFile(t, THREAD_FILES.hookJson) ? null : t)),
+    change(root, CLAUDE_SETTINGS, (t) => (t === null ? null : withoutClaudeThreadHook(t, THREAD_FILES.handover, CLAUDE_SETTINGS))),
+  ];
+  const done = applyRepoChanges(root, changes, [THREAD_FILES.checkpoints, ...MADE_FOLDERS]);
+  const left = repoFilesUnder(root, THREAD_FOLDER);
+  const notes = left.length ? [`${left.length} file(s) stay in ${THREAD_FOLDER}/, not Baton's own (agents' checkpoints): ${left.join(', ')}.`] : [];
+  return { folder: THREAD_FOLDER, ...done, masked: 0, notes };
+}
