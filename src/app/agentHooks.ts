@@ -40,7 +40,7 @@ export async function sessionStart(h: HookEnv, p: HookPayload): Promise<string> 
   const scope = hookScope(h, p);
   if (!scope) return '';
   const baton = core(h);
-  const view = await resume(baton, scope, { agent: h.agent, via: 'hook', now: h.now(), onlyWithHandover: true });
+  const view = await resume(baton, scope, { agent: h.agent, via: 'hook', now: h.now(), onlyWithHandover: true, folder: p.cwd });
   if (p.sessionId) {
     const opening = p.prompt.trim() ? clip(p.prompt, OPENING_CHARS) : '';
     await updateBinding(h.vaultRoot, h.agent, p.sessionId, h.now(), { scope, cwd: p.cwd, transcript: p.transcriptPath, opening });

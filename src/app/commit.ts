@@ -5,10 +5,12 @@
 import type { Baton } from '../core/baton';
 import type { CommitRequest, CommitResult } from '../core/requests';
 import type { GitState } from '../core/model';
+import type { Run } from '../core/runs';
 import { emptyGit } from '../core/model';
 import { placeholderNotice, splitPlaceholders } from '../core/placeholders';
 import { readGitState } from '../adapters/git/gitState';
 import { commitsSince } from '../adapters/git/blame';
+import { evidenceFor } from './evidence';
 
 /**
  * The git state a checkpoint records: the folder's, or none when no folder is
@@ -40,6 +42,8 @@ export interface CheckpointRequest extends Omit<CommitRequest, 'git' | 'coveredC
   gitAllowed?: boolean;
   /** Written by an agent through a tool: placeholders in "failed" are dropped and reported. */
   byAgent?: boolean;
+  /** Runs the caller made itself (`baton verify --run`), which back its claims like the session's own. */
+  runs?: Run[];
 }
 
 export interface CheckpointResult extends CommitResult {
@@ -55,10 +59,14 @@ export interface CheckpointResult extends CommitResult {
  * and for an agent's write, "failed" without its placeholders.
  */
 export async function commitCheckpoint(baton: Baton, req: CheckpointRequest): Promise<CheckpointResult> {
-  const { folder, gitAllowed, byAgent, ...rest } = req;
+  const { folder, gitAllowed, byAgent, runs, ...rest } = req;
   const git = { enabled: gitAllowed !== false };
   const { kept, dropped } = byAgent ? splitPlaceholders(rest.fields.failed ?? []) : { kept: rest.fields.failed, dropped: [] };
-  const fields = byAgent ? { ...rest.fields, failed: kept } : rest.fields;
-  const r = await baton.commit({ ...rest, fields, git: await gitStateOf(folder, git), coveredCommits: commitCoverage(folder, git) });
+  const stated = byAgent ? { ...rest.fields, failed: kept } : rest.fields;
+  // Each Verified item linked to the run it names, and failures not fixed since listed with their status (app/evidence.ts).
+  const evidence = await evidenceFor(baton, { scope: rest.scope, agent: rest.agent, fields: stated, folder, gitAllowed, runs });
+  const fields = { ...stated, ...(evidence.commands.length ? { commands: evidence.commands } : {}) };
+  const extra = { ...evidence.extra, ...rest.extra };
+  const r = await baton.commit({ ...rest, fields, extra, git: await gitStateOf(folder, git), coveredCommits: commitCoverage(folder, git) });
   return { ...r, placeholdersDropped: dropped, placeholderNotice: placeholderNotice(kept ?? [], dropped) };
 }

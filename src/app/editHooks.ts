@@ -9,6 +9,7 @@ import * as os from 'os';
 import * as path from 'path';
 import type { Baton } from '../core/baton';
 import { sessionEndedNote, turnEndedNote } from '../core/lifecycle';
+import type { ShellCall } from '../core/runs';
 import { readBinding } from '../adapters/agentSessions';
 import { readForeignBytes } from '../adapters/foreignFile';
 import { projectRoots, repoRelative } from './editedPaths';
@@ -42,6 +43,8 @@ export interface HookPayload {
   reason: string;
   toolName: string;
   toolInput: Record<string, unknown>;
+  /** post-tool-use: the shell command the tool ran and how it ended (hooks/shellRun.ts), null for any other tool. */
+  shell?: ShellCall | null;
 }
 
 export interface HookEnv {

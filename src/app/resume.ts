@@ -5,6 +5,8 @@ import type { ResumeView } from '../core/requests';
 import { hasHandover } from '../core/handover';
 import { threadOf, type Thread } from '../core/thread';
 import { recordResume } from '../adapters/resumeLog';
+import type { ClaimCheck } from '../core/evidence';
+import { claimChecks } from './evidence';
 
 export interface ResumeBy {
   agent: string;
@@ -24,11 +26,15 @@ export interface ResumeBy {
    * it, several times what the hand-over itself costs.
    */
   elsewhere?: boolean;
+  /** The project's folder here: its working tree is what the latest checkpoint's claims are checked against. */
+  folder?: string | null;
 }
 
 /** A resume's view with its thread, which every door's hand-over lists (core/handover.ts reads it). */
 export interface HandoverView extends ResumeView {
   thread: Thread;
+  /** The latest checkpoint's claims, fresh, stale or unbacked, when the door gave the project's folder (app/evidence.ts). */
+  evidence?: ClaimCheck[];
 }
 
 /**
@@ -58,6 +64,7 @@ export async function resume(baton: Baton, scope: string, by: ResumeBy): Promise
   const found = await handoverView(baton, scope);
   const task = found.latest ? found.latest.task || found.latest.next : '';
   const view: HandoverView = { ...found, elsewhere: by.elsewhere && task.trim() ? await baton.deadEndsElsewhere(task, scope) : [] };
+  if (found.latest && by.folder) view.evidence = claimChecks(found.latest, by.folder);
   if (!by.onlyWithHandover || hasHandover(view)) {
     recordResume(baton.vaultRoot, { ts: by.now, project: view.project, agent: by.agent, via: by.via });
   }

@@ -86,6 +86,12 @@ export const COMMANDS = {
   index: { flags: json, about: 'rebuild the index from the vault' },
   'project-name': { args: '[DIR]', flags: {}, about: 'the project name of a folder (default: the current one)' },
   stats: { args: '[PROJECT]', flags: { ...projectAlias, ...json }, about: 'sessions open/resumed/closed/auto-closed/abandoned' },
+  verify: {
+    args: '[PROJECT]',
+    flags: { ...projectAlias, run: { type: 'boolean', help: "re-run the stale claims' commands here and checkpoint the new evidence" }, ...json },
+    about: "the latest checkpoint's Verified claims: fresh, stale or unbacked against the working tree",
+    notes: ['Run inside the project: a claim is stale when a file it covers changed since its run; --run never edits the old checkpoint.'],
+  },
   import: {
     args: '[AGENT...]',
     flags: {

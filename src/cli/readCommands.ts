@@ -5,6 +5,7 @@ import { renderHandover, renderSessions, renderTouches } from '../core/handover'
 import { ident, quote } from '../core/quoted';
 import { checkpointJson } from '../core/publicJson';
 import { age } from '../core/time';
+import { folderOfScope } from '../app/evidence';
 import { resume as resumeScope } from '../app/resume';
 import { scopeOfFolder } from '../app/scope';
 import { basicMemoryDir, why as whyTouched } from '../app/why';
@@ -21,7 +22,9 @@ function projectArg(ctx: Context, values: Record<string, unknown>, positionals: 
 }
 
 export async function resume(ctx: Context, { values, positionals }: CommandInput<'resume'>): Promise<number> {
-  const view = await resumeScope(ctx.core(), projectArg(ctx, values, positionals), { agent: ctx.agent(undefined), via: 'cli', now: now() });
+  const scope = projectArg(ctx, values, positionals);
+  const folder = folderOfScope(scope, ctx.io.cwd, ctx.io.env);
+  const view = await resumeScope(ctx.core(), scope, { agent: ctx.agent(undefined), via: 'cli', now: now(), folder });
   if (values.json) ctx.json({ ...view, latest: view.latest ? checkpointJson(view.latest) : null });
   else ctx.io.out(renderHandover(view, now()));
   return 0;

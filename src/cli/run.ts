@@ -50,6 +50,7 @@ export function handlers(doors: Partial<OtherDoors>): Handlers {
     // Loaded on use: the old hooks alias, the stats, connect and the rest cost nothing to other commands.
     hooks: (ctx, input) => import('./hooksCommand').then((m) => m.hooks(ctx, input)),
     stats: (ctx, input) => import('./statsCommand').then((m) => m.stats(ctx, input)),
+    verify: (ctx, input) => import('./verifyCommand').then((m) => m.verify(ctx, input)),
     import: (ctx, input) => import('./importCommand').then((m) => m.importPast(ctx, input)),
     connect: (ctx, input) => import('./connectCommand').then((m) => m.connect(ctx, input)),
     disconnect: (ctx, input) => import('./connectCommand').then((m) => m.disconnect(ctx, input)),

@@ -16,6 +16,7 @@ import { renderAlsoWorking, whoseOf, type LiveSession } from './whose';
 import { originOf, threadOf, type Thread, type ThreadItem } from './thread';
 import { shortMachine } from './origin';
 import { age, day } from './time';
+import { evidenceLines, type ClaimCheck } from './evidence';
 
 export interface HandoverInput {
   project: string;
@@ -31,7 +32,16 @@ export interface HandoverInput {
   thread?: Thread;
   /** Other machines' sessions still at work in the scope (whose.ts). */
   othersWorking?: LiveSession[];
+  /** The latest checkpoint's claims judged against the working tree (evidence.ts), where a door had its folder. */
+  evidence?: ClaimCheck[];
 }
+
+/** Verified, then what backs each item, in the list's order (a claim the body no longer holds is left out). */
+const verifiedLines = (cp: Checkpoint, checks: readonly ClaimCheck[] = []): string[] => {
+  const byClaim = new Map(checks.map((c) => [c.claim, c]));
+  const ordered = cp.verified.map((v) => byClaim.get(v)).filter((c): c is ClaimCheck => c !== undefined);
+  return [...bullets('Verified', cp.verified), ...(ordered.length === cp.verified.length ? evidenceLines(ordered) : [])];
+};
 
 /** The headings of the carried lists, Baton's words (facts about the list, not orders). */
 export const failedHeading = (n: number): string => `Didn't work (${n}, newest first, by the session that ruled each out):`;
@@ -150,7 +160,7 @@ export function renderHandover(h: HandoverInput, now: number, o: { all?: string 
     out.push(...prose('Task', cp.task));
     out.push(...prose('Intent', cp.intent));
     out.push(...carriedLines(failedHeading(thread.deadEnds.length), thread.deadEnds, { ...carried, max: FULL_DEAD_ENDS, what: 'dead end(s)' }));
-    out.push(...bullets('Verified', cp.verified));
+    out.push(...verifiedLines(cp, h.evidence));
     out.push(...bullets('Blockers', cp.blockers));
     out.push(...carriedLines(decisionsHeading(thread.decisions.length), thread.decisions, { ...carried, max: FULL_DECISIONS, what: 'decision(s)' }));
     out.push(...bullets('Open questions', cp.questions));
@@ -210,7 +220,7 @@ export function renderStartHandover(h: HandoverInput, now: number, o: { budget: 
   if (h.abandoned.length) soon.push({ name: 'abandoned sessions', lines: ['', `Abandoned sessions: ${h.abandoned.length}, silent past 6h.`] });
   const later: Block[] = cp
     ? [
-        { name: 'Verified', lines: bullets('Verified', cp.verified) },
+        { name: 'Verified', lines: verifiedLines(cp, h.evidence) },
         { name: 'decision(s)', items: thread.decisions, heading: decisionsHeading(thread.decisions.length) },
         { name: 'Intent', lines: prose('Intent', cp.intent) },
         { name: 'State', lines: prose('State', cp.state) },

@@ -9,6 +9,7 @@ import { logHookError, logHookLine } from './hookLog';
 import type { Host } from './hosts';
 import { AGENT_OF, OWN_HOOK_OF, sessionStartAnswer } from './hosts';
 import { MalformedPayload, parsePayload } from './payload';
+import { SHELL_TOOL_NAMES } from './shellRun';
 
 /** The agents whose hooks Baton installs (src/adapters/agents/*Config.ts); each is also the host it was installed for. */
 export const HOOK_AGENTS = ['claude-code', 'codex', 'cursor', 'gemini', 'copilot'] as const;
@@ -46,9 +47,14 @@ export async function hook(ctx: HookContext, args: string[]): Promise<number> {
     const editEvent = event === 'post-tool-use' || event === 'file-edit';
     // The fast path: a tool call that is neither an edit nor a plan approval is
     // answered without parsing its payload.
-    if (editEvent && !WORTH_PARSING.test(raw)) return 0;
+    if (editEvent && !WORTH_PARSING.test(raw) && !SHELL_TOOL_NAMES.test(raw)) return 0;
     const payload = parsePayload(raw, installedFor);
     const isPlan = event === 'post-tool-use' && payload.toolName === PLAN_TOOL;
+    // A shell call is a run of the session (app/runHooks.ts): one git read, one appended line, no note.
+    if (event === 'post-tool-use' && payload.shell) {
+      await (await import('../app/runHooks')).shellRan({ vaultRoot: ctx.vault, env: ctx.io.env, agent: AGENT_OF[payload.host], now }, payload);
+      return 0;
+    }
     if (editEvent && !isPlan && payload.edited.length === 0) return 0;
 
     // Edits, turn ends and session ends load only the light use cases (no git,

@@ -6,6 +6,7 @@
 import type { HookPayload } from '../app/editHooks';
 import type { Host } from './hosts';
 import { detectHost, editedFiles, toolNameOf } from './hosts';
+import { shellCallOf } from './shellRun';
 
 export class MalformedPayload extends Error {}
 
@@ -52,5 +53,6 @@ export function parsePayload(raw: string, installedFor: Host = 'claude-code'): H
     toolName: toolNameOf(value),
     toolInput: isObject(value.tool_input) ? value.tool_input : {},
     edited: editedFiles(value, host),
+    shell: shellCallOf(value, host, toolNameOf(value)),
   };
 }

@@ -7,6 +7,7 @@ import { renderHandover, renderOthers } from '../core/handover';
 import { ident } from '../core/quoted';
 import { resume } from '../app/resume';
 import { basicMemorySessionsOf } from '../app/why';
+import { folderOfScope } from '../app/evidence';
 import type { McpDeps } from './toolContext';
 
 export interface Handover {
@@ -17,7 +18,7 @@ export interface Handover {
 }
 
 export async function handoverOf(deps: McpDeps, scope: string, agent: string): Promise<Handover> {
-  const view = await resume(deps.baton, scope, { agent, via: 'mcp', now: deps.now(), elsewhere: true });
+  const view = await resume(deps.baton, scope, { agent, via: 'mcp', now: deps.now(), elsewhere: true, folder: folderOfScope(scope, deps.cwd, deps.env) });
   const theirs = basicMemorySessionsOf(deps.basicMemoryDir, scope);
   const now = deps.now();
   // A cut list points to this reply's own structured content first: an agent may run no CLI.

@@ -46,7 +46,10 @@ describe("connect: agents' config files", function () {
       ]) {
         assert.deepEqual(nestedCommands(v, event), [`${w.launcher} --vault "${w.vault}" hook claude-code ${baton}`], event);
       }
-      assert.equal(v.hooks.PostToolUse[0].matcher, 'Edit|Write|NotebookEdit|ExitPlanMode');
+      // Shell runs too, a failed one through PostToolUseFailure (issue 26: evidence for Verified claims).
+      assert.equal(v.hooks.PostToolUse[0].matcher, 'Edit|Write|NotebookEdit|ExitPlanMode|Bash');
+      assert.deepEqual(nestedCommands(v, 'PostToolUseFailure'), [`${w.launcher} --vault "${w.vault}" hook claude-code post-tool-use`]);
+      assert.equal(v.hooks.PostToolUseFailure[0].matcher, 'Bash');
       assert.equal(v.hooks.SessionEnd[0].hooks[0].timeout, 5);
       // Claude Code's own file is not touched; the supported command is given instead.
       assert.equal(w.exists(path.join(w.home, '.claude.json')), false);
@@ -183,7 +186,7 @@ model = "o4-mini"
       assert.deepEqual(config.mcp_servers.baton, { command: w.launcher, args: ['mcp'], env: { BATON_VAULT: w.vault, BATON_AGENT: 'codex' } });
       const hooks = json(w.read(path.join(w.home, '.codex', 'hooks.json')));
       assert.deepEqual(nestedCommands(hooks, 'PostToolUse'), [`${w.launcher} --vault "${w.vault}" hook codex post-tool-use`]);
-      assert.equal(hooks.hooks.PostToolUse[0].matcher, '^apply_patch$');
+      assert.equal(hooks.hooks.PostToolUse[0].matcher, '^(apply_patch|Bash)$');
       assert.equal(hooks.hooks.SessionEnd[0].hooks[0].timeout, 3, 'Codex caps SessionEnd at 3 s');
       assert.ok(plan.notes.some((n) => /trust/.test(n)));
     });

@@ -39,7 +39,7 @@ describe('connect: Gemini CLI and Copilot config files', () => {
       assert.deepEqual(Object.keys(v.mcpServers), ['docs', 'baton']);
       assert.deepEqual(v.mcpServers.baton, { command: w.launcher, args: ['mcp'], env: { BATON_VAULT: w.vault, BATON_AGENT: 'gemini' } });
       assert.deepEqual(nestedCommands(v, 'AfterTool'), ['prettier --write', `${w.launcher} --vault "${w.vault}" hook gemini post-tool-use`]);
-      assert.equal(v.hooks.AfterTool[1].matcher, '^(write_file|replace)$');
+      assert.equal(v.hooks.AfterTool[1].matcher, '^(write_file|replace|run_shell_command)$');
       assert.deepEqual(nestedCommands(v, 'PreCompress'), [`${w.launcher} --vault "${w.vault}" hook gemini pre-compact`], "Gemini's event is PreCompress");
       assert.equal(v.hooks.SessionStart[0].hooks[0].timeout, 30_000);
       assert.deepEqual(actions(w.run('gemini', 'connect')), ['settings.json:unchanged']);

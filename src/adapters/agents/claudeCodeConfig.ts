@@ -51,8 +51,10 @@ import { hooksFormat, mcpFormat } from './jsonFormats';
 const EVENTS: HookEventSpec[] = [
   { key: 'SessionStart', event: 'session-start', timeout: 30 },
   { key: 'PreCompact', event: 'pre-compact', timeout: 60 },
-  // Edits (files for the checkpoint) and plan approval; no other tool starts Baton.
-  { key: 'PostToolUse', event: 'post-tool-use', matcher: 'Edit|Write|NotebookEdit|ExitPlanMode', timeout: 10 },
+  // Edits (files for the checkpoint), plan approval and shell runs (evidence for Verified, issue 26); no other tool starts Baton.
+  { key: 'PostToolUse', event: 'post-tool-use', matcher: 'Edit|Write|NotebookEdit|ExitPlanMode|Bash', timeout: 10 },
+  // A Bash that exits non-zero fails the tool: Claude Code fires this instead of PostToolUse (hooks.md, "PostToolUseFailure").
+  { key: 'PostToolUseFailure', event: 'post-tool-use', matcher: 'Bash', timeout: 10 },
   { key: 'Stop', event: 'stop', timeout: 10 },
   // Raises SessionEnd's shared 1.5 s budget to 5 s: enough for one note, short enough not to hold up exit.
   { key: 'SessionEnd', event: 'session-end', timeout: 5 },

@@ -35,7 +35,8 @@ import { isDeepStrictEqual } from 'util';
 const EVENTS: HookEventSpec[] = [
   { key: 'SessionStart', event: 'session-start', timeout: 30 },
   { key: 'PreCompact', event: 'pre-compact', timeout: 60 },
-  { key: 'PostToolUse', event: 'post-tool-use', matcher: '^apply_patch$', timeout: 10 },
+  // Shell commands come as tool_name "Bash" (openai/codex#15531): runs, the evidence of Verified claims (issue 26).
+  { key: 'PostToolUse', event: 'post-tool-use', matcher: '^(apply_patch|Bash)$', timeout: 10 },
   { key: 'Stop', event: 'stop', timeout: 10 },
   // Codex caps SessionEnd at 3 s.
   { key: 'SessionEnd', event: 'session-end', timeout: 3 },

@@ -32,7 +32,7 @@ const EVENTS: HookEventSpec[] = [
   { key: 'SessionStart', event: 'session-start', timeout: 30_000 },
   { key: 'PreCompress', event: 'pre-compact', timeout: 60_000 },
   // Anchored: a matcher is a regular expression for tools.
-  { key: 'AfterTool', event: 'post-tool-use', matcher: '^(write_file|replace)$', timeout: 10_000 },
+  { key: 'AfterTool', event: 'post-tool-use', matcher: '^(write_file|replace|run_shell_command)$', timeout: 10_000 },
   { key: 'AfterAgent', event: 'stop', timeout: 10_000 },
   { key: 'SessionEnd', event: 'session-end', timeout: 5_000 },
 ];

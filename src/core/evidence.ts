@@ -1,0 +1,135 @@
+// A checkpoint's Verified claims with their evidence (issue 26): the run each
+// names, and the content of the files it covers when it was checkpointed, so
+// a later reader can tell a claim still true of the code from one the code
+// has moved on from. Kept under `evidence`, a frontmatter key of Baton's own
+// (Logos keeps and ignores it), so the body stays as the agent wrote it.
+import type { Checkpoint } from './model';
+import { ident } from './quoted';
+import type { ClaimRun } from './runs';
+import { readTime, rfc3339 } from './time';
+
+export const EVIDENCE_KEY = 'evidence';
+
+/** One claim's record: its run, or `unbacked` when no passing run matched. */
+export interface ClaimEvidence {
+  claim: string;
+  command?: string;
+  exit?: number;
+  /** RFC 3339: when the run ended. */
+  ran?: string;
+  /** HEAD (short) when it ran. */
+  commit?: string;
+  /** Covered files already edited after the run, when checkpointed: the run did not see them as they are. */
+  changed?: string[];
+  unbacked?: true;
+}
+
+/** What `evidence` holds: the covered files' content hashes at checkpoint, and each claim. */
+export interface Evidence {
+  /** HEAD (short) at checkpoint. */
+  commit: string;
+  /** Repo-relative path to `sha256:` + 16 hex of its content, or `missing`. */
+  files: Record<string, string>;
+  claims: ClaimEvidence[];
+}
+
+export const MISSING = 'missing';
+
+/** The record of linked claims; `editedAfter(run)` names the covered files changed since that run ended. */
+export function evidenceRecord(linked: readonly ClaimRun[], files: Record<string, string>, commit: string, editedAfter: (ts: number) => string[]): Evidence {
+  const claims = linked.map(({ claim, run }): ClaimEvidence => {
+    if (!run) return { claim, unbacked: true };
+    const changed = editedAfter(run.ts);
+    return {
+      claim,
+      command: run.command,
+      ...(run.exit !== undefined ? { exit: run.exit } : {}),
+      ran: rfc3339(run.ts),
+      ...(run.head ? { commit: run.head.slice(0, 7) } : {}),
+      ...(changed.length ? { changed } : {}),
+    };
+  });
+  return { commit, files, claims };
+}
+
+const str = (v: unknown): string => (typeof v === 'string' ? v : typeof v === 'number' ? String(v) : '');
+
+/** A checkpoint's evidence as written (by hand, by sync, by an older Baton: read defensively), or null without one. */
+export function evidenceOf(cp: Pick<Checkpoint, 'extra'>): Evidence | null {
+  const v = cp.extra[EVIDENCE_KEY];
+  if (!v || typeof v !== 'object' || Array.isArray(v)) return null;
+  const e = v as Record<string, unknown>;
+  const files: Record<string, string> = {};
+  if (e.files && typeof e.files === 'object' && !Array.isArray(e.files)) for (const [p, h] of Object.entries(e.files)) if (str(h)) files[p] = str(h);
+  const claims = (Array.isArray(e.claims) ? e.claims : []).flatMap((c): ClaimEvidence[] => {
+    if (!c || typeof c !== 'object') return [];
+    const r = c as Record<string, unknown>;
+    if (!str(r.claim)) return [];
+    if (r.unbacked === true || !str(r.command)) return [{ claim: str(r.claim), unbacked: true }];
+    const changed = Array.isArray(r.changed) ? r.changed.filter((x): x is string => typeof x === 'string') : [];
+    return [
+      {
+        claim: str(r.claim),
+        command: str(r.command),
+        ...(typeof r.exit === 'number' ? { exit: r.exit } : {}),
+        ...(readTime(r.ran) ? { ran: rfc3339(readTime(r.ran)) } : {}),
+        ...(str(r.commit) ? { commit: str(r.commit) } : {}),
+        ...(changed.length ? { changed } : {}),
+      },
+    ];
+  });
+  return { commit: str(e.commit), files, claims };
+}
+
+export type ClaimState = 'fresh' | 'stale' | 'unbacked';
+
+/** A claim judged against the files as they are now. */
+export interface ClaimCheck {
+  claim: string;
+  state: ClaimState;
+  command: string;
+  exit: number | null;
+  /** Where the run stood (else the checkpoint's commit). */
+  commit: string;
+  files: string[];
+  /** Covered files whose content moved on (or that changed after the run, before the checkpoint). */
+  changed: string[];
+}
+
+/**
+ * Fresh while every covered file holds the content hashed at checkpoint (and
+ * none was edited after the run); stale otherwise, naming the files. `now`
+ * gives each file's hash as it is on disk (MISSING when gone); the working
+ * tree counts, saved edits and uncommitted ones alike, not only commits.
+ */
+export function checkClaims(ev: Evidence, now: Readonly<Record<string, string>>): ClaimCheck[] {
+  const files = Object.keys(ev.files);
+  const moved = files.filter((f) => now[f] !== undefined && now[f] !== ev.files[f]);
+  return ev.claims.map((c) => {
+    if (c.unbacked || !c.command) return { claim: c.claim, state: 'unbacked', command: '', exit: null, commit: '', files, changed: [] };
+    const changed = [...new Set([...(c.changed ?? []), ...moved])];
+    return { claim: c.claim, state: changed.length ? 'stale' : 'fresh', command: c.command, exit: c.exit ?? null, commit: c.commit || ev.commit, files, changed };
+  });
+}
+
+/**
+ * The evidence as a hand-over's lines: Baton's words, the claim's command
+ * and the file names as idents (agents' text, never structure), one line a
+ * claim, numbered as the Verified list above them is.
+ */
+export function evidenceLines(checks: readonly ClaimCheck[], o: { since?: string } = {}): string[] {
+  if (!checks.length) return [];
+  const out = ['Evidence for Verified, checked against the working tree now:'];
+  checks.forEach((c, i) => {
+    const at = c.commit ? ` at ${ident(c.commit)}` : '';
+    if (c.state === 'unbacked') out.push(`  ${i + 1}. unbacked: no passing run of a command it names was recorded`);
+    else if (c.state === 'fresh') out.push(`  ${i + 1}. fresh: verified${at} by ${ident(c.command)}; its ${c.files.length} file(s) unchanged since`);
+    else {
+      const names = c.changed.slice(0, 3).map(ident).join(', ') + (c.changed.length > 3 ? ', …' : '');
+      out.push(
+        `  ${i + 1}. stale: verified${at} by ${ident(c.command)}; ${c.changed.length} of its ${c.files.length} file(s) changed since (${names}): re-run before relying on it${o.since ?? ''}`,
+      );
+    }
+  });
+  return out;
+}

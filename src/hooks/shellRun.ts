@@ -1,0 +1,131 @@
+// The shell call in a post-tool-use payload, per host (issue 26): the command,
+// how it ended and how long it took where the payload says so. Hosts report
+// an exit differently and some not at all; a run whose end is not stated is
+// `unknown` and backs no claim.
+//
+// Facts:
+// - Claude Code: tool_name "Bash", tool_input.command; PostToolUse "runs
+//   immediately after a tool completes successfully" with tool_response
+//   {stdout, stderr, interrupted}; a command that exits non-zero fails the
+//   tool, which fires PostToolUseFailure instead, with `error` ("Exit code 1 …")
+//   and is_interrupt (code.claude.com/docs/en/hooks, "PostToolUse input",
+//   "PostToolUseFailure input"). So the event names the status.
+// - Codex: PostToolUse for shell commands since 0.117.0 (openai/codex#15531)
+//   under tool_name "Bash", tool_input.command, and a tool_response that is a
+//   JSON value (codex-rs/hooks/src/schema.rs PostToolUseCommandInput) with no
+//   outcome field: the exit is read where the text states it ("Process exited
+//   with code N", "Exit code: N", or metadata.exit_code), else unknown.
+// - Gemini CLI: AfterTool with tool_name "run_shell_command", tool_input.command,
+//   tool_response {llmContent, returnDisplay, error?} (docs/hooks/reference.md;
+//   packages/core/src/tools/shell.ts writes "Exit Code: N" into llmContent).
+// - Copilot CLI: postToolUse with toolName "bash" (or "shell", "powershell"),
+//   toolArgs {command}, toolResult {resultType, textResultForLlm}, whose text
+//   ends "<exited with exit code N>" (docs.github.com copilot-cli-reference,
+//   "Hook event input payloads"; the text as the 1.0.102 CLI returns it).
+// - VS Code's agent: tool_name "run_in_terminal", tool_input.command
+//   (microsoft/vscode-copilot-chat src/extension/tools/common/toolNames.ts).
+import type { ShellCall } from '../core/runs';
+import type { Host } from './hosts';
+
+type Json = Record<string, unknown>;
+const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
+const text = (v: unknown): string => (typeof v === 'string' ? v : '');
+
+const SHELL_TOOLS: Record<Host, RegExp> = {
+  'claude-code': /^Bash$/,
+  codex: /^(Bash|shell|exec_command|local_shell)$/,
+  cursor: /^$/,
+  gemini: /^run_shell_command$/,
+  copilot: /^(bash|shell|powershell)$/,
+  vscode: /^(run_in_terminal|runInTerminal|Bash)$/,
+};
+
+/** The tool names a payload must quote to be worth parsing for a run (the hook's fast path, hookCommand.ts). */
+export const SHELL_TOOL_NAMES = /"(?:Bash|bash|shell|powershell|exec_command|local_shell|run_shell_command|run_in_terminal|runInTerminal)"/;
+
+function argsOf(v: Json): Json {
+  if (isObject(v.tool_input)) return v.tool_input;
+  if (isObject(v.toolArgs)) return v.toolArgs;
+  if (typeof v.toolArgs === 'string') {
+    try {
+      const parsed: unknown = JSON.parse(v.toolArgs);
+      return isObject(parsed) ? parsed : {};
+    } catch {
+      return {};
+    }
+  }
+  return {};
+}
+
+const num = (v: unknown): number | undefined => (typeof v === 'number' && Number.isFinite(v) ? v : undefined);
+
+/** Every text a response holds (a JSON string inside it parsed), for the exit and duration stated in words. */
+function responseParts(v: unknown, depth = 0): { texts: string[]; objects: Json[] } {
+  const out = { texts: [] as string[], objects: [] as Json[] };
+  if (depth > 3) return out;
+  if (typeof v === 'string') {
+    out.texts.push(v);
+    if (/^\s*\{/.test(v)) {
+      try {
+        const inner = responseParts(JSON.parse(v) as unknown, depth + 1);
+        out.texts.push(...inner.texts);
+        out.objects.push(...inner.objects);
+      } catch {
+        // text, not JSON
+      }
+    }
+  } else if (isObject(v)) {
+    out.objects.push(v);
+    for (const x of Object.values(v)) {
+      const inner = responseParts(x, depth + 1);
+      out.texts.push(...inner.texts);
+      out.objects.push(...inner.objects);
+    }
+  }
+  return out;
+}
+
+const EXIT_IN_TEXT = /\b(?:exit(?:ed with)?(?: exit)? code|exited with code)[:\s]+(-?\d{1,3})\b/gi;
+const WALL_TIME = /\bWall time:\s*([\d.]+)\s*seconds?\b/i;
+
+/** The shell call a payload reports, or null when its tool is no shell of its host's. */
+export function shellCallOf(v: Json, host: Host, tool: string): ShellCall | null {
+  if (!SHELL_TOOLS[host].test(tool)) return null;
+  const args = argsOf(v);
+  const raw = args.command;
+  const command = typeof raw === 'string' ? raw : Array.isArray(raw) ? raw.filter((x) => typeof x === 'string').join(' ') : '';
+  if (!command.trim()) return null;
+  const failureEvent = text(v.hook_event_name) === 'PostToolUseFailure';
+  const response = v.tool_response ?? v.toolResult ?? v.toolResponse;
+  const parts = responseParts(failureEvent ? v.error : response);
+  let exit: number | undefined;
+  let durationMs: number | undefined;
+  for (const o of parts.objects) {
+    exit ??= num(o.exit_code) ?? num(o.exitCode);
+    const secs = num(o.duration_seconds);
+    durationMs ??= num(o.duration_ms) ?? num(o.durationMs) ?? (secs !== undefined ? Math.round(secs * 1000) : undefined);
+  }
+  // Claude Code's PostToolUse fires only for a tool that succeeded: its output's words say nothing of the exit.
+  const claudeOk = host === 'claude-code' && !failureEvent;
+  for (const t of claudeOk ? [] : parts.texts) {
+    if (exit === undefined) {
+      // The host's own line ends the output (Copilot's "<exited with exit code N>"): the last one stated counts.
+      const all = [...t.matchAll(EXIT_IN_TEXT)];
+      if (all.length) exit = Number(all[all.length - 1][1]);
+    }
+    if (durationMs === undefined) {
+      const w = WALL_TIME.exec(t);
+      if (w) durationMs = Math.round(Number(w[1]) * 1000);
+    }
+  }
+  const interrupted = v.is_interrupt === true || (isObject(response) && response.interrupted === true);
+  const stated = (isObject(response) ? text(response.resultType) : '') || '';
+  let status: ShellCall['status'];
+  if (interrupted) status = 'unknown';
+  else if (exit !== undefined) status = exit === 0 ? 'passed' : 'failed';
+  else if (failureEvent || stated === 'failure' || (isObject(response) && text(response.error))) status = 'failed';
+  else if (claudeOk) status = 'passed';
+  else status = 'unknown';
+  if (status === 'passed' && exit === undefined) exit = 0;
+  return { command, status, ...(exit !== undefined ? { exit } : {}), ...(durationMs !== undefined ? { durationMs } : {}) };
+}
