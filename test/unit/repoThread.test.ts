@@ -6,6 +6,7 @@
 import { strict as assert } from 'assert';
 import { execFileSync } from 'child_process';
 import * as fs from 'fs';
+import * as os from 'os';
 import * as path from 'path';
 import { cli, ensureBuilt } from './support/cli';
 import { gitRepo } from './support/gitRepo';
@@ -41,9 +42,23 @@ function handWritten(vault: string, project: string, body: string): void {
   fs.writeFileSync(path.join(dir, '20260801-100000-claude.md'), front + body);
 }
 
-/** A Copilot or Claude Code hook's command as the agent runs it: `sh -c`, no environment but a minimal PATH (no Baton, no node). */
+/**
+ * A Copilot or Claude Code hook's command as a cloud agent runs it: `sh -c`, no
+ * environment but a minimal PATH, no Baton. Run twice: with /usr/bin:/bin, and
+ * with a PATH of grep and cat alone (this machine's /usr/bin has node), which
+ * must print the same.
+ */
 function runHook(command: string, cwd: string, env: Record<string, string> = {}): string {
-  return execFileSync('env', ['-i', 'PATH=/usr/bin:/bin', ...Object.entries(env).map(([k, v]) => `${k}=${v}`), 'sh', '-c', command], { cwd, encoding: 'utf8' });
+  const bare = fs.mkdtempSync(path.join(os.tmpdir(), 'baton-bin-'));
+  for (const tool of ['grep', 'cat']) fs.symlinkSync(execFileSync('sh', ['-c', `command -v ${tool}`], { encoding: 'utf8' }).trim(), path.join(bare, tool));
+  const vars = Object.entries(env).map(([k, v]) => `${k}=${v}`);
+  try {
+    const outs = ['/usr/bin:/bin', bare].map((p) => execFileSync('/usr/bin/env', ['-i', `PATH=${p}`, ...vars, '/bin/sh', '-c', command], { cwd, encoding: 'utf8' }));
+    assert.equal(outs[1], outs[0], 'the same with grep and cat alone on PATH');
+    return outs[0];
+  } finally {
+    fs.rmSync(bare, { recursive: true, force: true });
+  }
 }
 
 const SETTINGS_WITH_COMMENTS = `{
@@ -83,7 +98,18 @@ describe('baton thread enable|disable (built CLI, real git repositories)', funct
     home = path.join(base, 'home');
     fs.mkdirSync(home);
     repo = gitRepo(base, 'kestrel');
-    const r = await run(['checkpoint', '--task', 'annual toggle in PricingTable', '--failed', 'mocking the clock: flaky under load', '--next', 'wire the toggle']);
+    // Months ago: a hand-over counted from the clock, not from the vault, would say so.
+    const r = await run([
+      'checkpoint',
+      '--at',
+      '2026-08-14T14:32:07Z',
+      '--task',
+      'annual toggle in PricingTable',
+      '--failed',
+      'mocking the clock: flaky under load',
+      '--next',
+      'wire the toggle',
+    ]);
     assert.equal(r.code, 0, r.stderr);
   });
   afterEach(() => fs.rmSync(base, { recursive: true, force: true }));
@@ -105,7 +131,14 @@ describe('baton thread enable|disable (built CLI, real git repositories)', funct
       read('AGENTS.md'),
       /^<!-- agent-thread:begin[^\n]*-->\n## Agent thread\n[\s\S]*`agent-thread\/HANDOVER\.md`[\s\S]*`agent-thread\/README\.md`[\s\S]*\n<!-- agent-thread:end -->\n$/,
     );
-    assert.match(read('agent-thread/HANDOVER.md'), /^# Hand-over — kestrel\n/);
+    const handover = read('agent-thread/HANDOVER.md');
+    assert.match(handover, /^# Hand-over — kestrel\n/);
+    // The file depends on the vault alone: its ages count from the latest checkpoint, which it says.
+    assert.match(handover, /\nLatest checkpoint 20260814-143207-cli by cli, 0s ago\.\n/);
+    assert.match(
+      handover,
+      /\n\(Shared from Baton's vault as of 2026-08-14T14:32:07Z, the latest checkpoint's time: every age above counts from then\. Working notes are not shared here\.\)\n$/,
+    );
     // Only what was asked for: no CLAUDE.md or Copilot instructions made up.
     assert.equal(fs.existsSync(path.join(repo, 'CLAUDE.md')), false);
     assert.equal(fs.existsSync(path.join(repo, '.github/copilot-instructions.md')), false);
