@@ -8,6 +8,7 @@ import { execFileSync } from 'child_process';
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
+import { SECTIONS, parseBody } from '../../src/core/checkpointBody';
 import { cli, ensureBuilt } from './support/cli';
 import { gitRepo } from './support/gitRepo';
 import { tempDir } from './support/tempVault';
@@ -308,6 +309,43 @@ describe('baton thread enable|disable (built CLI, real git repositories)', funct
     const r3 = await run(['thread', 'pause']);
     assert.equal(r3.code, 2);
     assert.match(r3.stderr, /Unknown action "pause"\.\nUsage: baton thread enable \[PROJECT\]\|disable \[--json\]/);
+  });
+
+  it("refuses a folder, a hooks file or a settings file that is not Baton's to touch, writing nothing", async () => {
+    const cases: [string, string, RegExp][] = [
+      ['agent-thread/README.md', '# Our agents\n', /agent-thread\/ holds files Baton did not write/],
+      ['.github/hooks/agent-thread.json', '{"version": 1, "hooks": {}}\n', /\.github\/hooks\/agent-thread\.json is not Baton's; Baton changed nothing/],
+      ['.claude/settings.json', '{"hooks": {\n', /\.claude\/settings\.json is not valid JSON .*Baton changed nothing/],
+    ];
+    for (const [file, text, message] of cases) {
+      fs.mkdirSync(path.dirname(path.join(repo, file)), { recursive: true });
+      fs.writeFileSync(path.join(repo, file), text);
+      const before = snapshot(repo);
+      const r = await run(['thread', 'enable']);
+      assert.equal(r.code, 1, `${file}: ${r.stdout}`);
+      assert.match(r.stderr, message);
+      assert.deepEqual(snapshot(repo), before, file);
+      fs.rmSync(path.join(repo, file));
+    }
+  });
+
+  it('rewrites only the hand-over when a new checkpoint changed it', async () => {
+    await enable();
+    const r = await run(['checkpoint', '--at', '2026-08-14T15:00:00Z', '--task', 'annual toggle, second pass', '--next', 'ship it']);
+    assert.equal(r.code, 0, r.stderr);
+    const again = await enable();
+    assert.deepEqual(again.written, ['agent-thread/HANDOVER.md', 'agent-thread/handover.json']);
+    assert.match(read('agent-thread/HANDOVER.md'), /> ship it\n/);
+  });
+
+  it("documents the very checkpoint shape Baton reads: the README's example parses into every section", async () => {
+    await enable();
+    const readme = read('agent-thread/README.md');
+    const example = /```markdown\n([\s\S]*?)```/.exec(readme);
+    assert.ok(example, readme);
+    const fields = parseBody(example[1]);
+    for (const s of SECTIONS) assert.ok(String(fields[s.key] ?? '').length > 0, `## ${s.heading} is in the example`);
+    assert.match(readme, /agent-thread\/checkpoints\/YYYYMMDD-HHMMSS-AGENT\.md/);
   });
 
   it('leaves the checkpoints agents wrote in the folder when it is disabled, and says so', async () => {
