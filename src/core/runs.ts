@@ -63,19 +63,23 @@ export interface ClaimRun {
 }
 
 /**
- * Each claim's run: the latest passing run of the command after its dash or
- * in its backticks (also as a part of a longer command line); else the latest
- * passing run whose whole command the claim holds; null when none
- * passed (a failed or unknown run backs nothing: a claim is never read as
- * verified over a red or unseen result).
+ * Each claim's run: the latest run of the command after its dash or in its
+ * backticks (also as a part of a longer command line), else the latest run
+ * whose whole command the claim holds, when that run passed; null otherwise
+ * (a failed or unknown run backs nothing, and a red run after a green one
+ * takes the green one's word away: a claim is never read as verified over a
+ * red or unseen result).
  */
 export function linkClaims(claims: readonly string[], runs: readonly Run[]): ClaimRun[] {
-  const newest = [...runs].sort((a, b) => b.ts - a.ts).filter((r) => r.status === 'passed');
+  // Newest first, every status: the latest run of the named command decides, so a red run after a green one unbacks the claim.
+  // Reversed first: of two runs in one second, the one recorded later comes first.
+  const newest = [...runs].reverse().sort((a, b) => b.ts - a.ts);
+  const passed = (r: Run | undefined): Run | null => (r && r.status === 'passed' ? r : null);
   return claims.map((claim) => {
     const named = [claimCommand(claim), ...[...claim.matchAll(/`([^`]+)`/g)].map((m) => normalCommand(m[1]))].filter(Boolean);
     const byName = newest.find((r) => named.some((n) => runsCommand(r.command, n)));
     const quoted = byName ?? newest.find((r) => normalCommand(r.command).length >= 3 && normalCommand(claim).includes(normalCommand(r.command)));
-    return { claim, run: quoted ?? null };
+    return { claim, run: passed(quoted) };
   });
 }
 

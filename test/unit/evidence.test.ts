@@ -48,7 +48,7 @@ describe('evidence: runs from the hooks, claims linked at checkpoint, fresh or s
   const head = (): string => git(repo, 'rev-parse', 'HEAD');
 
   // Claude Code: PostToolUse only for a Bash that succeeded; PostToolUseFailure (error "Exit code N") when it did not.
-  const claudeBash = (command: string, ok = true): Obj => ({
+  const claudeBash = (command: string, ok = true, exit = 1): Obj => ({
     session_id: 's-1',
     transcript_path: '',
     cwd: repo,
@@ -57,7 +57,7 @@ describe('evidence: runs from the hooks, claims linked at checkpoint, fresh or s
     tool_name: 'Bash',
     tool_input: { command, description: 'Run the tests' },
     tool_use_id: 'toolu_01',
-    ...(ok ? { tool_response: { stdout: 'ok\n', stderr: '', interrupted: false, isImage: false } } : { error: 'Exit code 1\nFAIL src/auth.test.ts', is_interrupt: false }),
+    ...(ok ? { tool_response: { stdout: 'ok\n', stderr: '', interrupted: false, isImage: false } } : { error: `Exit code ${exit}\nFAIL src/auth.test.ts`, is_interrupt: false }),
   });
 
   it('records a run from each host’s own payload: command, exit, duration where given, HEAD, dirtiness', async () => {
@@ -161,13 +161,15 @@ describe('evidence: runs from the hooks, claims linked at checkpoint, fresh or s
     await post('claude-code', claudeBash('npm test -- cart', false));
     await post('claude-code', claudeBash('npm run lint', false));
     await post('claude-code', claudeBash('npm run lint'));
+    await post('claude-code', claudeBash('npm run typecheck', false, 2));
     const r = await checkpoint({ verified: ['cart totals round half-up — npm test -- cart', 'checked by hand'], commands: ['npm test -- cart'] });
     assert.deepEqual(
       claimChecks(r.checkpoint, repo).map((c) => c.state),
       ['unbacked', 'unbacked'],
     );
-    assert.deepEqual(r.checkpoint.commands, ['npm test -- cart (failed, exit 1)']);
-    assert.match(fs.readFileSync(r.path, 'utf8'), /## Commands run\n\n- npm test -- cart \(failed, exit 1\)\n/);
+    // The one the agent listed gets its status; the one it left out is added; the one run green again is not listed.
+    assert.deepEqual(r.checkpoint.commands, ['npm test -- cart (failed, exit 1)', 'npm run typecheck (failed, exit 2)']);
+    assert.match(fs.readFileSync(r.path, 'utf8'), /## Commands run\n\n- npm test -- cart \(failed, exit 1\)\n- npm run typecheck \(failed, exit 2\)\n/);
   });
 
   it('links a claim that quotes a command without a dash to its latest passing run', async () => {
