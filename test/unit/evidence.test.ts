@@ -172,6 +172,19 @@ describe('evidence: runs from the hooks, claims linked at checkpoint, fresh or s
     assert.match(fs.readFileSync(r.path, 'utf8'), /## Commands run\n\n- npm test -- cart \(failed, exit 1\)\n- npm run typecheck \(failed, exit 2\)\n/);
   });
 
+  it('a covered file saved after the run and before the checkpoint makes the claim stale from the start', async () => {
+    await post('claude-code', claudeBash('npm test -- auth'));
+    fs.writeFileSync(path.join(repo, 'src', 'auth.ts'), 'export const ttl = 45;\n');
+    const later = runs()[0].ts + 5;
+    fs.utimesSync(path.join(repo, 'src', 'auth.ts'), later, later);
+    const r = await checkpoint({ verified: ['rejects expired tokens — npm test -- auth'], files: ['src/auth.ts'] });
+    assert.deepEqual(evidenceOf(r.checkpoint)?.claims[0].changed, ['src/auth.ts']);
+    assert.deepEqual(
+      claimChecks(r.checkpoint, repo).map((c) => [c.state, c.changed]),
+      [['stale', ['src/auth.ts']]],
+    );
+  });
+
   it('links a claim that quotes a command without a dash to its latest passing run', async () => {
     await post('claude-code', claudeBash('cd . && npm test -- auth'));
     const r = await checkpoint({ verified: ['`npm test -- auth` passes on the new expiry'] });
