@@ -31,7 +31,8 @@
 //   nothing when it is there: nobody reads the hand-over twice. The pattern is
 //   written `claude-cod[e]` so the hook never finds its own line.
 import type { HookSet } from './jsonEdit';
-import { ensureHooks, readJson, removeHooks, setAt } from './jsonEdit';
+import { hasExactGroup, insertGroup, removeGroup } from './claudeThreadSettings';
+import { readJson, setAt } from './jsonEdit';
 
 const CLAUDE_SCHEMA = 'https://json.schemastore.org/claude-code-settings.json';
 
@@ -79,15 +80,26 @@ function claudeSet(handover: string): HookSet {
 /** What a settings file Baton created holds once its hook is out again: only the schema line. */
 const createdRest = (): string => setAt(null, ['$schema'], CLAUDE_SCHEMA);
 
-/** The project's Claude Code settings with the thread's SessionStart hook, beside the person's own; the same text when it is there. */
+/**
+ * The project's Claude Code settings with the thread's SessionStart group
+ * beside the person's own (claudeThreadSettings.ts: one splice, undone
+ * exactly); the same text when it is there. A missing or blank file becomes
+ * one naming the settings schema, its blank kept after it.
+ */
 export function withClaudeThreadHook(text: string | null, handover: string, file: string): string {
-  if (text !== null) readJson(text, file);
-  return ensureHooks(text ?? createdRest(), claudeSet(handover), file);
+  const set = claudeSet(handover);
+  const group = set.entries[0].entry;
+  if (text === null || text.trim() === '') return insertGroup(createdRest() + (text ?? ''), group, file);
+  readJson(text, file);
+  if (hasExactGroup(text, set, group)) return text;
+  return insertGroup(removeGroup(text, set, file), group, file);
 }
 
 /** The settings without the thread's hook, the rest byte for byte; null when Baton made the file and nothing else is left. */
 export function withoutClaudeThreadHook(text: string, handover: string, file: string): string | null {
-  readJson(text, file);
-  const out = removeHooks(text, claudeSet(handover));
-  return out !== text && out === createdRest() ? null : out;
+  const out = removeGroup(text, claudeSet(handover), file);
+  const made = createdRest();
+  if (out === text || !out.startsWith(made) || out.slice(made.length).trim() !== '') return out;
+  const blank = out.slice(made.length);
+  return blank === '' ? null : blank;
 }
