@@ -6,7 +6,7 @@
 // git at another repository.
 import { execFile } from 'child_process';
 import { BatonError } from '../../core/errors';
-import { gitEnv } from './gitState';
+import { gitEnv } from './gitEnv';
 
 export interface GitResult {
   code: number;
