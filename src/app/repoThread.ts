@@ -41,14 +41,17 @@ async function repositoryOf(cwd: string): Promise<string> {
   return root;
 }
 
-/** Refuses an `agent-thread/` that Baton did not write: its files are somebody's. */
-function checkFolderIsOurs(root: string): string | null {
+/**
+ * Refuses an `agent-thread/` that Baton did not write: its files are
+ * somebody's. Baton's README carries its mark; without a README, a hand-over
+ * that is not one of Baton's says the same.
+ */
+function checkFolderIsOurs(root: string): void {
   const readme = readRepoFile(root, THREAD_FILES.readme);
-  const others = repoFilesUnder(root, THREAD_FOLDER).filter((f) => f !== THREAD_FILES.readme);
-  if ((readme !== null && !readme.includes(README_MARK)) || (readme === null && others.some((f) => f === THREAD_FILES.handover || f === THREAD_FILES.hookJson))) {
-    throw refused(`${THREAD_FOLDER}/ holds files Baton did not write (its README.md is not Baton's); Baton changed nothing. Rename that folder first.`);
+  const handover = readme === null ? readRepoFile(root, THREAD_FILES.handover) : null;
+  if ((readme !== null && !readme.includes(README_MARK)) || (handover !== null && !handover.startsWith('# Hand-over — '))) {
+    throw refused(`${THREAD_FOLDER}/ holds files Baton did not write; Baton changed nothing. Rename that folder first.`);
   }
-  return readme;
 }
 
 /** This machine's folders a shared text must not name: the repository (as git and as the file system spell it), the home folder, the vault. */

@@ -348,6 +348,15 @@ describe('baton thread enable|disable (built CLI, real git repositories)', funct
     assert.match(readme, /agent-thread\/checkpoints\/YYYYMMDD-HHMMSS-AGENT\.md/);
   });
 
+  it('disables a thread whose README was deleted by hand, the rest still known as Baton’s', async () => {
+    const before = snapshot(repo);
+    await enable();
+    fs.rmSync(path.join(repo, 'agent-thread/README.md'));
+    const off = await disable();
+    assert.ok(off.removed.includes('agent-thread/HANDOVER.md'), off.removed.join());
+    assert.deepEqual(snapshot(repo), before);
+  });
+
   it('leaves the checkpoints agents wrote in the folder when it is disabled, and says so', async () => {
     await enable();
     fs.mkdirSync(path.join(repo, 'agent-thread/checkpoints'));
