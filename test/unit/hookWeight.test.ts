@@ -68,6 +68,22 @@ describe('the edit hook loads only the hook door', function () {
         fs.readFileSync(path.join(vault, 'sessions', 'kestrel', 'uncommitted.md'), 'utf8'),
         /- edited: src\/cart\.ts (?:<!-- [a-z_]+=[^>]* --> )?<!-- ts=\d+ agent=claude-code -->/,
       );
+      // A shell run (issue 26) is as light: one git process, no simple-git, no crypto, no note.
+      const bash = { session_id: 's-1', cwd: work, hook_event_name: 'PostToolUse', tool_name: 'Bash', tool_input: { command: 'npm test' }, tool_response: { stdout: '' } };
+      const r = spawnSync(process.execPath, ['-r', record, CLI, '--vault', vault, 'hook', 'claude-code', 'post-tool-use'], {
+        cwd: work,
+        input: JSON.stringify(bash),
+        encoding: 'utf8',
+        env: { PATH: '/usr/bin:/bin', HOME: root },
+      });
+      assert.deepEqual([r.status, r.stdout, r.stderr], [0, '', '']);
+      const loaded = JSON.parse(fs.readFileSync(out, 'utf8')) as { files: string[]; builtins: string[] };
+      assert.deepEqual(
+        loaded.files.filter((f) => f.startsWith(DIST) || /simple-git/.test(f)).map((f) => path.basename(f)),
+        ['cli.js', 'hook.js'],
+      );
+      assert.ok(!loaded.builtins.includes('NativeModule crypto'), 'crypto loaded');
+      assert.equal(fs.readdirSync(path.join(vault, '.baton-live', 'runs')).length, 1);
     } finally {
       fs.rmSync(root, { recursive: true, force: true });
     }

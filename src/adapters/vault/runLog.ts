@@ -3,11 +3,12 @@
 // beside the locks and never shared or committed. Runs are no working notes:
 // a note is read by every machine sharing the vault, in every hand-over, by
 // Logos too, while a run is the machine's fact (its HEAD, its tree) until a
-// checkpoint copies what backs a claim into its frontmatter.
-import { createHash } from 'crypto';
+// checkpoint copies what backs a claim into its frontmatter. The name's digest
+// is core/sha256.ts, as the locks' is: a hook does not load Node's crypto.
 import * as fs from 'fs';
 import * as path from 'path';
 import type { Run } from '../../core/runs';
+import { sha256Hex } from '../../core/sha256';
 import { LIVE_DIR } from '../vaultLayout';
 
 /** Past this size the file keeps its newer half: runs older than a few thousand calls back no checkpoint still to come. */
@@ -15,8 +16,7 @@ const MAX_BYTES = 1 << 20;
 /** A command is kept to this many characters: a heredoc's body is no command to match. */
 export const MAX_COMMAND = 2000;
 
-export const runsFileOf = (root: string, scope: string): string =>
-  path.join(root, LIVE_DIR, 'runs', `${createHash('sha256').update(`scope:${scope}`).digest('hex').slice(0, 24)}.jsonl`);
+export const runsFileOf = (root: string, scope: string): string => path.join(root, LIVE_DIR, 'runs', `${sha256Hex(`scope:${scope}`).slice(0, 24)}.jsonl`);
 
 /**
  * Appends one run: a single `O_APPEND` write of one line (shorter than a pipe
