@@ -91,7 +91,8 @@ export class Baton {
               'verified claim or blocker, or record working notes first. Commands run and files alone are not a checkpoint.',
           );
         }
-        const earlier = (await vault.checkpoints(scope)).sort(newestFirst);
+        // A back-dated checkpoint (a past session imported) follows what came before it, not a newer one.
+        const earlier = (await vault.checkpoints(scope)).filter((c) => req.at === undefined || c.ts <= now).sort(newestFirst);
         const previous = earlier[0];
         const extra: Record<string, unknown> = extraMasked.value;
         if (fold.length > 0) extra.folded = fold.map((s) => s.id);

@@ -218,6 +218,15 @@ describe('baton import', function () {
     assert.match(fs.readFileSync(path.join(h.vault, 'sessions/claude/uncommitted.md'), 'utf8'), /working on the tax rules right now/);
   });
 
+  it('links a past session to the checkpoint before it in time, not to a newer one already in the project', async () => {
+    h.put(CLAUDE_FILE, fixture('claude-code/compacted.jsonl'));
+    const today = await openBaton(h.vault).commit({ scope: 'claude', agent: 'claude-code', fields: { task: 'checkpointed today' } });
+    const r = await importJson(h, 'claude-code');
+    assert.equal(r.imported, 1);
+    const file = checkpointFile(h, r.checkpoints[0]);
+    assert.ok(!file.includes(`[[${today.checkpoint.session}]]`), `the past session does not follow a checkpoint made after it:\n${file}`);
+  });
+
   it('never writes a secret a transcript holds, in the request, the answer or a command', async () => {
     const token = 'ghp_' + 'a1B2c3D4e5F6g7H8i9J0k1L2m3N4o5P6q7R8';
     const lines = fixture('claude-code/new-session.jsonl')
