@@ -19,6 +19,9 @@ describe('the edit hook loads only the hook door', function () {
   it('dist/hook.js holds no YAML parser; the checkpoint format is a file of its own', () => {
     assert.ok(!fs.readFileSync(path.join(DIST, 'hook.js'), 'utf8').includes('tag:yaml.org,2002'), 'js-yaml is in dist/hook.js');
     assert.ok(fs.readFileSync(path.join(DIST, 'checkpointFile.js'), 'utf8').includes('tag:yaml.org,2002'));
+    // A shell run's hook starts git itself (adapters/git/gitEnv.ts): simple-git stays in the commands' bundle.
+    assert.ok(!fs.readFileSync(path.join(DIST, 'hook.js'), 'utf8').includes('GitResponseError'), 'simple-git is in dist/hook.js');
+    assert.ok(fs.readFileSync(path.join(DIST, 'run.js'), 'utf8').includes('GitResponseError'));
   });
 
   it("an edit requires dist/cli.js and dist/hook.js and nothing else of Baton's, nor Node's crypto or fs.promises, and appends its note", () => {
