@@ -67,6 +67,16 @@ export async function evidenceFor(baton: Baton, req: EvidenceRequest): Promise<{
   if (!req.folder || req.gitAllowed === false) return { extra: {}, commands: given };
   try {
     const scope = safeScope(req.scope);
+    // No run recorded in the scope (an agent without hooks, a person): nothing to link, and the scope's history is not read for it.
+    if (!(req.runs ?? []).length && !readRuns(baton.vaultRoot, scope).length) {
+      const verified = req.fields.verified ?? [];
+      if (!verified.length) return { extra: {}, commands: given };
+      const top = (await topLevel(req.folder)) || req.folder;
+      const covered = [...new Set((req.fields.files ?? []).map(normalizeTouchPath).filter(Boolean))].slice(0, MAX_FILES).sort();
+      const files = Object.fromEntries(covered.map((f) => [f, hashes.hash(top, f)]));
+      const record = evidenceRecord(linkClaims(verified, []), files, (await headState(top)).head.slice(0, 7), () => []);
+      return { extra: { [EVIDENCE_KEY]: record }, commands: given };
+    }
     const session = await sessionRuns(baton, scope, req.agent);
     const runs = [...session.runs, ...(req.runs ?? [])];
     // A failed command the agent listed itself gets its status; one it left out is added.

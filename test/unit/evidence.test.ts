@@ -172,6 +172,14 @@ describe('evidence: runs from the hooks, claims linked at checkpoint, fresh or s
     assert.match(fs.readFileSync(r.path, 'utf8'), /## Commands run\n\n- npm test -- cart \(failed, exit 1\)\n- npm run typecheck \(failed, exit 2\)\n/);
   });
 
+  it('a claim in a project where no run was ever recorded (an agent without hooks) is unbacked, its named files hashed', async () => {
+    const r = await checkpoint({ verified: ['rejects expired tokens — npm test -- auth'], files: ['src/auth.ts (ttl)'] });
+    const ev = evidenceOf(r.checkpoint);
+    assert.deepEqual(ev?.claims, [{ claim: 'rejects expired tokens — npm test -- auth', unbacked: true }]);
+    assert.deepEqual(Object.keys(ev?.files ?? {}), ['src/auth.ts']);
+    assert.match(ev?.files['src/auth.ts'] ?? '', /^sha256:[0-9a-f]{16}$/);
+  });
+
   it('a covered file saved after the run and before the checkpoint makes the claim stale from the start', async () => {
     await post('claude-code', claudeBash('npm test -- auth'));
     fs.writeFileSync(path.join(repo, 'src', 'auth.ts'), 'export const ttl = 45;\n');
