@@ -13,7 +13,10 @@ import { startText } from '../../src/app/agentHooks';
 import { readRuns } from '../../src/adapters/vault/runLog';
 import { evidenceOf } from '../../src/core/evidence';
 import { renderHandover } from '../../src/core/handover';
-import { cli, ensureBuilt } from './support/cli';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { CLI, cli, ensureBuilt } from './support/cli';
 import { git, gitRepo } from './support/gitRepo';
 import { tempDir, tempVault, type TempVault } from './support/tempVault';
 
@@ -244,6 +247,35 @@ describe('evidence: runs from the hooks, claims linked at checkpoint, fresh or s
     assert.equal(history.length, 2);
     assert.deepEqual(history[0].verified, first.checkpoint.verified);
     assert.equal(history[0].task, 'token expiry');
+  });
+
+  it('through the MCP server: its checkpoint links the claim, its resume says stale after an edit', async () => {
+    await post('claude-code', claudeBash('npm test -- auth'));
+    const env: Record<string, string> = {};
+    for (const [k, val] of Object.entries(process.env)) if (val !== undefined) env[k] = val;
+    const transport = new StdioClientTransport({
+      command: process.execPath,
+      args: [CLI, 'mcp'],
+      cwd: repo,
+      env: { ...env, BATON_AGENT: '', BATON_PROJECT: '', BATON_VAULT: v.root },
+      stderr: 'pipe',
+    });
+    const client = new Client({ name: 'claude-code', version: '1.0.0' });
+    await client.connect(transport);
+    try {
+      const cp = (await client.callTool({
+        name: 'checkpoint',
+        arguments: { task: 'expiry', verified: ['rejects expired tokens — npm test -- auth'], files: ['src/auth.ts'] },
+      })) as CallToolResult;
+      assert.ok(!cp.isError, JSON.stringify(cp.content));
+      const latest = await v.baton.latest('kestrel');
+      assert.equal(evidenceOf(latest ?? { extra: {} })?.claims[0].command, 'npm test -- auth');
+      fs.writeFileSync(path.join(repo, 'src', 'auth.ts'), 'export const ttl = 5;\n');
+      const r = (await client.callTool({ name: 'resume', arguments: {} })) as CallToolResult;
+      assert.match((r.content[0] as { text: string }).text, /1\. stale: verified at [0-9a-f]{7} by "npm test -- auth"; 1 of its 1 file\(s\) changed since \(src\/auth\.ts\)/);
+    } finally {
+      await client.close();
+    }
   });
 
   it('Logos compatibility: the evidence key survives a re-render, and the body is the one written', async () => {
