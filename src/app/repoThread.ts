@@ -13,7 +13,16 @@ import { runGit } from '../adapters/git/gitRun';
 import { applyRepoChanges, readRepoFile, repoFilesUnder, type RepoChange } from '../adapters/repoFiles';
 import { handoverView } from './resume';
 
-/** Where the instructions' block goes: AGENTS.md always (made when missing), the other two only where the project has them. */
+/**
+ * Where the instructions' block goes: AGENTS.md always (made when missing),
+ * the other two only where the project has them. Codex reads every AGENTS.md
+ * from the repository's root down to its working folder, skipping empty ones,
+ * up to 32 KiB together (developers.openai.com/codex/guides/agents-md, "How
+ * Codex discovers guidance"): the block is a few lines. Copilot's cloud agent
+ * reads AGENTS.md and .github/copilot-instructions.md, Claude Code CLAUDE.md
+ * (issue 28, from their docs; this code relies on nothing more than that they
+ * are markdown read whole).
+ */
 const AGENTS_MD = 'AGENTS.md';
 const ONLY_WHERE_THEY_ARE = ['CLAUDE.md', '.github/copilot-instructions.md'];
 const COPILOT_HOOKS = '.github/hooks/agent-thread.json';
