@@ -21,7 +21,9 @@
 // - Copilot CLI: postToolUse with toolName "bash" (or "shell", "powershell"),
 //   toolArgs {command}, toolResult {resultType, textResultForLlm}, whose text
 //   ends "<exited with exit code N>" (docs.github.com copilot-cli-reference,
-//   "Hook event input payloads"; the text as the 1.0.102 CLI returns it).
+//   "Hook event input payloads"). None of the exit texts above was seen in
+//   the agents' tier yet (its recorded payloads hold no shell call): a payload
+//   that states none records `unknown`, never a pass.
 // - VS Code's agent: tool_name "run_in_terminal", tool_input.command
 //   (microsoft/vscode-copilot-chat src/extension/tools/common/toolNames.ts).
 import type { ShellCall } from '../core/runs';
