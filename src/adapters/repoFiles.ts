@@ -24,6 +24,26 @@ export function readRepoFile(root: string, rel: string): string | null {
 
 export const repoFileExists = (root: string, rel: string): boolean => fs.existsSync(abs(root, rel));
 
+/**
+ * The files among `rels` that are not another one of them under a second name
+ * (a `CLAUDE.md` linked to `AGENTS.md`, as many repositories keep them): the
+ * first name of each file, so it is edited once.
+ */
+export function distinctFiles(root: string, rels: readonly string[]): string[] {
+  const seen = new Set<string>();
+  return rels.filter((rel) => {
+    let real: string;
+    try {
+      real = fs.realpathSync(abs(root, rel));
+    } catch {
+      return true;
+    }
+    if (seen.has(real)) return false;
+    seen.add(real);
+    return true;
+  });
+}
+
 /** The files a folder of the repository holds, recursively, `/`-separated from the top level; [] when there is no folder. */
 export function repoFilesUnder(root: string, rel: string): string[] {
   let entries: fs.Dirent[];

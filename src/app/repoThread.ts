@@ -10,7 +10,7 @@ import { withBlock, withoutBlock } from '../core/markedBlock';
 import { INSTRUCTIONS_BLOCK, README_MARK, THREAD_FILES, THREAD_FOLDER, hookJson, sharedHandover, threadReadme, type MachinePath } from '../core/repoThreadText';
 import { copilotThreadHooks, isCopilotThreadFile, withClaudeThreadHook, withoutClaudeThreadHook } from '../adapters/agents/threadHooks';
 import { runGit } from '../adapters/git/gitRun';
-import { applyRepoChanges, readRepoFile, repoFilesUnder, type RepoChange } from '../adapters/repoFiles';
+import { applyRepoChanges, distinctFiles, readRepoFile, repoFilesUnder, type RepoChange } from '../adapters/repoFiles';
 import { handoverView } from './resume';
 
 /**
@@ -113,8 +113,9 @@ export async function enableThread(baton: Baton, o: EnableInput): Promise<Thread
     change(root, THREAD_FILES.readme, () => threadReadme()),
     change(root, THREAD_FILES.handover, () => shared.text),
     change(root, THREAD_FILES.hookJson, () => hookJson(shared.text)),
-    change(root, AGENTS_MD, (t) => withBlock(t, INSTRUCTIONS_BLOCK, AGENTS_MD)),
-    ...ONLY_WHERE_THEY_ARE.map((rel) => change(root, rel, (t) => (t === null ? null : withBlock(t, INSTRUCTIONS_BLOCK, rel)))),
+    ...distinctFiles(root, [AGENTS_MD, ...ONLY_WHERE_THEY_ARE]).map((rel) =>
+      change(root, rel, (t) => (t === null && rel !== AGENTS_MD ? null : withBlock(t, INSTRUCTIONS_BLOCK, rel))),
+    ),
     change(root, COPILOT_HOOKS, (t) => {
       if (t !== null && !isCopilotThreadFile(t, THREAD_FILES.hookJson)) throw refused(`${COPILOT_HOOKS} is not Baton's; Baton changed nothing. Rename it first.`);
       return copilotThreadHooks(THREAD_FILES.hookJson);
@@ -137,7 +138,7 @@ export async function disableThread(o: { cwd: string }): Promise<ThreadOutcome> 
   const ours = [THREAD_FILES.readme, THREAD_FILES.handover, THREAD_FILES.hookJson];
   const changes: RepoChange[] = [
     ...ours.map((rel) => change(root, rel, () => null)),
-    ...[AGENTS_MD, ...ONLY_WHERE_THEY_ARE].map((rel) => change(root, rel, (t) => (t === null ? null : withoutBlock(t, INSTRUCTIONS_BLOCK, rel)))),
+    ...distinctFiles(root, [AGENTS_MD, ...ONLY_WHERE_THEY_ARE]).map((rel) => change(root, rel, (t) => (t === null ? null : withoutBlock(t, INSTRUCTIONS_BLOCK, rel)))),
     change(root, COPILOT_HOOKS, (t) => (t !== null && isCopilotThreadFile(t, THREAD_FILES.hookJson) ? null : t)),
     change(root, CLAUDE_SETTINGS, (t) => (t === null ? null : withoutClaudeThreadHook(t, THREAD_FILES.handover, CLAUDE_SETTINGS))),
   ];

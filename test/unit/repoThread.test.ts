@@ -186,6 +186,18 @@ describe('baton thread enable|disable (built CLI, real git repositories)', funct
     assert.deepEqual(snapshot(t.repo), before);
   });
 
+  it('edits a CLAUDE.md linked to AGENTS.md once, and leaves the link a link', async () => {
+    fs.writeFileSync(path.join(t.repo, 'AGENTS.md'), '# Agents\n');
+    fs.symlinkSync('AGENTS.md', path.join(t.repo, 'CLAUDE.md'));
+    const on = await t.enable();
+    assert.ok(on.written.includes('AGENTS.md') && !on.written.includes('CLAUDE.md'), on.written.join());
+    assert.equal(t.read('AGENTS.md').split('<!-- agent-thread:begin').length, 2);
+    assert.ok(fs.lstatSync(path.join(t.repo, 'CLAUDE.md')).isSymbolicLink());
+    await t.disable();
+    assert.equal(t.read('AGENTS.md'), '# Agents\n');
+    assert.ok(fs.lstatSync(path.join(t.repo, 'CLAUDE.md')).isSymbolicLink());
+  });
+
   it('leaves the checkpoints agents wrote in the folder when it is disabled, and says so', async () => {
     await t.enable();
     fs.mkdirSync(path.join(t.repo, 'agent-thread/checkpoints'));
