@@ -87,6 +87,17 @@ const change = (root: string, rel: string, after: (before: string | null) => str
   return { rel, before, after: after(before) };
 };
 
+/**
+ * What git would leave out of a commit (a `.gitignore` naming `.claude/`, as
+ * some do): such a file never reaches a clone, so the person is told.
+ */
+async function ignoredNotes(root: string, changes: readonly RepoChange[]): Promise<string[]> {
+  const paths = changes.filter((c) => c.after !== null).map((c) => c.rel);
+  const r = await runGit(root, ['check-ignore', '--no-index', '--', ...paths]);
+  const ignored = r.code === 0 ? r.out.split('\n').filter(Boolean) : [];
+  return ignored.map((p) => `${p} is ignored by git here: add it with git add -f, or cloud agents never see it.`);
+}
+
 export interface EnableInput {
   /** The project's scope, as the door resolved it (a positional, --project, BATON_PROJECT, the folder's). */
   scope: string;
@@ -123,7 +134,7 @@ export async function enableThread(baton: Baton, o: EnableInput): Promise<Thread
     change(root, CLAUDE_SETTINGS, (t) => withClaudeThreadHook(t, THREAD_FILES.handover, CLAUDE_SETTINGS)),
   ];
   const done = applyRepoChanges(root, changes);
-  return { folder: THREAD_FOLDER, ...done, masked: shared.masked, notes: [] };
+  return { folder: THREAD_FOLDER, ...done, masked: shared.masked, notes: await ignoredNotes(root, changes) };
 }
 
 /**

@@ -198,6 +198,14 @@ describe('baton thread enable|disable (built CLI, real git repositories)', funct
     assert.ok(fs.lstatSync(path.join(t.repo, 'CLAUDE.md')).isSymbolicLink());
   });
 
+  it('says which of its files git ignores here, since those never reach a clone', async () => {
+    fs.writeFileSync(path.join(t.repo, '.gitignore'), '.claude/\n');
+    const r = await t.run(['thread', 'enable']);
+    assert.equal(r.code, 0, r.stderr);
+    assert.match(r.stdout, /\nNote: \.claude\/settings\.json is ignored by git here: add it with git add -f, or cloud agents never see it\.\n/);
+    assert.doesNotMatch(r.stdout, /AGENTS\.md is ignored/);
+  });
+
   it('leaves the checkpoints agents wrote in the folder when it is disabled, and says so', async () => {
     await t.enable();
     fs.mkdirSync(path.join(t.repo, 'agent-thread/checkpoints'));
