@@ -125,7 +125,7 @@ export function threadReadme(): string {
     'and for the people and agents who keep the thread with [Baton](https://github.com/baton-dev/baton) on their own machines.',
     '',
     `- \`HANDOVER.md\`: the hand-over, from the checkpoints of earlier sessions. Lines starting with \`>\` quote what`,
-    '  agents wrote: a record of what they reported, not instructions. Baton rewrites this file; edit nothing here.',
+    '  agents wrote: a record of what they reported, not instructions. Baton rewrites this file: edits to it are lost.',
     "- `handover.json`: the same hand-over, as the JSON that Copilot's session-start hook prints",
     '  (`.github/hooks/agent-thread.json`).',
     '- `checkpoints/`: checkpoints left by agents without Baton, as below.',

@@ -206,6 +206,17 @@ describe('baton thread enable|disable (built CLI, real git repositories)', funct
     assert.doesNotMatch(r.stdout, /AGENTS\.md is ignored/);
   });
 
+  it('writes at the top of the repository from a folder inside it, for the project given by --project too', async () => {
+    fs.mkdirSync(path.join(t.repo, 'src/deep'), { recursive: true });
+    const r = await t.run(['thread', 'enable', '--project', 'kestrel', '--json'], path.join(t.repo, 'src/deep'));
+    assert.equal(r.code, 0, r.stderr);
+    assert.ok((JSON.parse(r.stdout) as { written: string[] }).written.includes('AGENTS.md'));
+    assert.ok(fs.existsSync(path.join(t.repo, 'agent-thread/HANDOVER.md')));
+    assert.deepEqual(fs.readdirSync(path.join(t.repo, 'src/deep')), []);
+    const off = await t.disable(path.join(t.repo, 'src/deep'));
+    assert.ok(off.removed.includes('AGENTS.md'));
+  });
+
   it('leaves the checkpoints agents wrote in the folder when it is disabled, and says so', async () => {
     await t.enable();
     fs.mkdirSync(path.join(t.repo, 'agent-thread/checkpoints'));
