@@ -96,7 +96,8 @@ export const COMMANDS = {
     args: '[AGENT...]',
     flags: {
       since: { type: 'string', value: 'TIME', help: 'only sessions active since then: RFC 3339 or unix seconds' },
-      ...project,
+      // Unlike other commands, no project is guessed from the folder: a history spans every project.
+      project: { ...project.project, help: 'only the sessions of this project (default: every project)' },
       'dry-run': { type: 'boolean', help: 'list what would be written; write nothing' },
       ...json,
     },
