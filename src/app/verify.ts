@@ -3,7 +3,7 @@
 // project's folder, their new evidence recorded as a new checkpoint (the old
 // file is never edited: the vault is the record).
 import type { Baton } from '../core/baton';
-import type { ClaimState } from '../core/evidence';
+import type { ClaimCheck } from '../core/evidence';
 import { evidenceOf } from '../core/evidence';
 import { REDACTED } from '../core/secrets';
 import { readTime } from '../core/time';
@@ -13,17 +13,10 @@ import { runShell } from '../adapters/shellCommand';
 import { commitCheckpoint } from './commit';
 import { claimChecks } from './evidence';
 
-/** One claim as `baton verify --json` prints it. */
-export interface VerifyRow {
+/** One claim as `baton verify --json` prints it: its check, and whose checkpoint it is. */
+export interface VerifyRow extends ClaimCheck {
   project: string;
   session: string;
-  claim: string;
-  state: ClaimState;
-  command: string;
-  exit: number | null;
-  commit: string;
-  files: string[];
-  changed: string[];
 }
 
 export async function verifyClaims(baton: Baton, scope: string, folder: string | null): Promise<VerifyRow[]> {
