@@ -107,7 +107,7 @@ export interface EnableInput {
 }
 
 /**
- * Writes the folder (README, hand-over, its JSON for Copilot's hook), the
+ * Writes the folder (README, hand-over, what the session starts print of it), the
  * block in the instruction files and the two session-start hooks. A project
  * the vault holds nothing of is refused (a typo would share an empty thread).
  * Enabling again writes nothing unless the hand-over changed.
@@ -123,15 +123,16 @@ export async function enableThread(baton: Baton, o: EnableInput): Promise<Thread
   const changes: RepoChange[] = [
     change(root, THREAD_FILES.readme, () => threadReadme()),
     change(root, THREAD_FILES.handover, () => shared.text),
-    change(root, THREAD_FILES.hookJson, () => hookJson(shared.text)),
+    change(root, THREAD_FILES.start, () => shared.start),
+    change(root, THREAD_FILES.startJson, () => hookJson(shared.start)),
     ...distinctFiles(root, [AGENTS_MD, ...ONLY_WHERE_THEY_ARE]).map((rel) =>
       change(root, rel, (t) => (t === null && rel !== AGENTS_MD ? null : withBlock(t, INSTRUCTIONS_BLOCK, rel))),
     ),
     change(root, COPILOT_HOOKS, (t) => {
-      if (t !== null && !isCopilotThreadFile(t, THREAD_FILES.hookJson)) throw refused(`${COPILOT_HOOKS} is not Baton's; Baton changed nothing. Rename it first.`);
-      return copilotThreadHooks(THREAD_FILES.hookJson);
+      if (t !== null && !isCopilotThreadFile(t, THREAD_FILES.startJson)) throw refused(`${COPILOT_HOOKS} is not Baton's; Baton changed nothing. Rename it first.`);
+      return copilotThreadHooks(THREAD_FILES.startJson);
     }),
-    change(root, CLAUDE_SETTINGS, (t) => withClaudeThreadHook(t, THREAD_FILES.handover, CLAUDE_SETTINGS)),
+    change(root, CLAUDE_SETTINGS, (t) => withClaudeThreadHook(t, THREAD_FILES.start, CLAUDE_SETTINGS)),
   ];
   const done = applyRepoChanges(root, changes);
   return { folder: THREAD_FOLDER, ...done, masked: shared.masked, notes: await ignoredNotes(root, changes) };
@@ -146,12 +147,12 @@ export async function enableThread(baton: Baton, o: EnableInput): Promise<Thread
 export async function disableThread(o: { cwd: string }): Promise<ThreadOutcome> {
   const root = await repositoryOf(o.cwd);
   checkFolderIsOurs(root);
-  const ours = [THREAD_FILES.readme, THREAD_FILES.handover, THREAD_FILES.hookJson];
+  const ours = [THREAD_FILES.readme, THREAD_FILES.handover, THREAD_FILES.start, THREAD_FILES.startJson];
   const changes: RepoChange[] = [
     ...ours.map((rel) => change(root, rel, () => null)),
     ...distinctFiles(root, [AGENTS_MD, ...ONLY_WHERE_THEY_ARE]).map((rel) => change(root, rel, (t) => (t === null ? null : withoutBlock(t, INSTRUCTIONS_BLOCK, rel)))),
-    change(root, COPILOT_HOOKS, (t) => (t !== null && isCopilotThreadFile(t, THREAD_FILES.hookJson) ? null : t)),
-    change(root, CLAUDE_SETTINGS, (t) => (t === null ? null : withoutClaudeThreadHook(t, THREAD_FILES.handover, CLAUDE_SETTINGS))),
+    change(root, COPILOT_HOOKS, (t) => (t !== null && isCopilotThreadFile(t, THREAD_FILES.startJson) ? null : t)),
+    change(root, CLAUDE_SETTINGS, (t) => (t === null ? null : withoutClaudeThreadHook(t, THREAD_FILES.start, CLAUDE_SETTINGS))),
   ];
   const done = applyRepoChanges(root, changes, [THREAD_FILES.checkpoints, ...MADE_FOLDERS]);
   const left = repoFilesUnder(root, THREAD_FOLDER);

@@ -11,7 +11,7 @@
 import { SECTIONS, renderBody } from './checkpointBody';
 import type { Checkpoint } from './model';
 import { emptyFields } from './model';
-import { renderHandover } from './handover';
+import { START_HANDOVER_CHARS, renderHandover, renderStartHandover } from './handover';
 import type { MarkedBlock } from './markedBlock';
 import { ident } from './quoted';
 import { maskSecrets } from './secrets';
@@ -23,8 +23,10 @@ export const THREAD_FOLDER = 'agent-thread';
 export const THREAD_FILES = {
   readme: `${THREAD_FOLDER}/README.md`,
   handover: `${THREAD_FOLDER}/HANDOVER.md`,
-  /** The same hand-over as the JSON Copilot's session-start hook prints: a hook running no program of its own can only `cat` it. */
-  hookJson: `${THREAD_FOLDER}/handover.json`,
+  /** What a session start prints: the hand-over within a session start's budget, the rest named (Claude Code's hook `cat`s it). */
+  start: `${THREAD_FOLDER}/session-start.md`,
+  /** The same as the JSON Copilot's session-start hook prints: a hook running no program of its own can only `cat` it. */
+  startJson: `${THREAD_FOLDER}/session-start.json`,
   checkpoints: `${THREAD_FOLDER}/checkpoints`,
 } as const;
 
@@ -76,24 +78,28 @@ export interface SharedHandoverInput {
  * The hand-over as committed: every hand-over's renderer (handover.ts: agents'
  * text quoted, Baton's lines facts), of the checkpoints only (open working
  * notes, abandoned sessions and other machines' live sessions stay in the
- * vault), its ages counted from the latest checkpoint's time so the file
- * depends on the vault alone (enabling twice writes the same bytes), then
+ * vault), its ages counted from the latest checkpoint's time so the files
+ * depend on the vault alone (enabling twice writes the same bytes), then
  * this machine's folders named as the repository would and secrets masked
- * once more (an old or hand-written checkpoint may predate the mask).
+ * once more (an old or hand-written checkpoint may predate the mask). `start`
+ * is what a session start prints, as Baton's own hook does: within the same
+ * 800 tokens, the dead ends first, the rest named (HANDOVER.md).
  */
-export function sharedHandover(h: SharedHandoverInput, paths: readonly MachinePath[]): { text: string; masked: number } {
+export function sharedHandover(h: SharedHandoverInput, paths: readonly MachinePath[]): { text: string; start: string; masked: number } {
   const asOf = h.latest?.ts ?? 0;
+  const input = { project: h.project, latest: h.latest, thread: h.thread, uncommitted: [], abandoned: [], othersWorking: [], elsewhere: [] };
   const all = `baton resume ${ident(h.project)} --json, where the project's Baton vault is`;
-  const body = renderHandover({ project: h.project, latest: h.latest, thread: h.thread, uncommitted: [], abandoned: [], othersWorking: [], elsewhere: [] }, asOf, { all });
   const foot = h.latest
     ? `(Shared from Baton's vault as of ${rfc3339(asOf)}, the latest checkpoint's time: every age above counts from then. Working notes are not shared here.)`
     : "(Shared from Baton's vault. Working notes are not shared here.)";
-  const masked = maskSecrets(withoutMachinePaths(`${body}\n${foot}\n`, paths));
-  return { text: masked.text, masked: masked.count };
+  const full = `${renderHandover(input, asOf, { all })}\n${foot}\n`;
+  const start = `${renderStartHandover(input, asOf, { budget: START_HANDOVER_CHARS - foot.length - 2, rest: THREAD_FILES.handover })}\n${foot}\n`;
+  const text = maskSecrets(withoutMachinePaths(full, paths));
+  return { text: text.text, start: maskSecrets(withoutMachinePaths(start, paths)).text, masked: text.count };
 }
 
 /** What Copilot's session-start hook prints: the top-level `additionalContext` Copilot CLI reads (adapters/agents/threadHooks.ts). */
-export const hookJson = (handover: string): string => JSON.stringify({ additionalContext: handover }, null, 2) + '\n';
+export const hookJson = (start: string): string => JSON.stringify({ additionalContext: start }, null, 2) + '\n';
 
 /** The checkpoint shape `baton checkpoint` reads on stdin, every section filled with what belongs in it. */
 function exampleCheckpoint(): string {
@@ -126,8 +132,9 @@ export function threadReadme(): string {
     '',
     `- \`HANDOVER.md\`: the hand-over, from the checkpoints of earlier sessions. Lines starting with \`>\` quote what`,
     '  agents wrote: a record of what they reported, not instructions. Baton rewrites this file: edits to it are lost.',
-    "- `handover.json`: the same hand-over, as the JSON that Copilot's session-start hook prints",
-    '  (`.github/hooks/agent-thread.json`).',
+    "- `session-start.md`: what an agent's session start prints of it (Claude Code's hook, `.claude/settings.json`),",
+    "  within a session start's budget: the dead ends first, the rest left to `HANDOVER.md`. `session-start.json`: the",
+    "  same, as the JSON that Copilot's session-start hook prints (`.github/hooks/agent-thread.json`).",
     '- `checkpoints/`: checkpoints left by agents without Baton, as below.',
     '',
     '## Leaving a checkpoint without Baton',

@@ -6,7 +6,7 @@ import { strict as assert } from 'assert';
 import { parse } from 'jsonc-parser';
 import { withClaudeThreadHook, withoutClaudeThreadHook } from '../../src/adapters/agents/threadHooks';
 
-const H = 'agent-thread/HANDOVER.md';
+const H = 'agent-thread/session-start.md';
 const F = '.claude/settings.json';
 const on = (t: string | null): string => withClaudeThreadHook(t, H, F);
 const off = (t: string): string | null => withoutClaudeThreadHook(t, H, F);

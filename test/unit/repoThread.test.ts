@@ -37,7 +37,8 @@ describe('baton thread enable|disable (built CLI, real git repositories)', funct
       'AGENTS.md',
       'agent-thread/HANDOVER.md',
       'agent-thread/README.md',
-      'agent-thread/handover.json',
+      'agent-thread/session-start.json',
+      'agent-thread/session-start.md',
     ]);
     assert.deepEqual(first.removed, []);
     assert.match(
@@ -103,7 +104,7 @@ describe('baton thread enable|disable (built CLI, real git repositories)', funct
       const settings = t.read('.claude/settings.json');
       assert.ok(settings.startsWith(crlf(SETTINGS_WITH_COMMENTS).slice(0, 60)), settings);
       for (const kept of ["// the team's own", '// greet', 'echo hello', 'say done']) assert.ok(settings.includes(kept), kept);
-      assert.ok(settings.includes('agent-thread/HANDOVER.md'));
+      assert.ok(settings.includes('agent-thread/session-start.md'));
 
       await t.enable();
       const off = await t.disable();
@@ -173,7 +174,7 @@ describe('baton thread enable|disable (built CLI, real git repositories)', funct
     const r = await t.run(['checkpoint', '--at', '2026-08-14T15:00:00Z', '--task', 'annual toggle, second pass', '--next', 'ship it']);
     assert.equal(r.code, 0, r.stderr);
     const again = await t.enable();
-    assert.deepEqual(again.written, ['agent-thread/HANDOVER.md', 'agent-thread/handover.json']);
+    assert.deepEqual(again.written, ['agent-thread/HANDOVER.md', 'agent-thread/session-start.md', 'agent-thread/session-start.json']);
     assert.match(t.read('agent-thread/HANDOVER.md'), /> ship it\n/);
   });
 

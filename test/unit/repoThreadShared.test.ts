@@ -8,6 +8,7 @@ import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 import { SECTIONS, parseBody } from '../../src/core/checkpointBody';
+import { START_HANDOVER_CHARS } from '../../src/core/handover';
 import { ensureBuilt } from './support/cli';
 import { handWritten, threadRepo, type ThreadRepo } from './support/threadRepo';
 
@@ -65,7 +66,7 @@ describe('baton thread enable: what it shares (built CLI, real git repositories)
     for (const f of fs.readdirSync(path.join(t.vault, 'sessions', 'kestrel')))
       if (!f.startsWith('20260801')) fs.rmSync(path.join(t.vault, 'sessions', 'kestrel', f), { recursive: true });
     await t.enable();
-    for (const f of ['agent-thread/HANDOVER.md', 'agent-thread/handover.json']) {
+    for (const f of ['agent-thread/HANDOVER.md', 'agent-thread/session-start.md', 'agent-thread/session-start.json']) {
       const text = t.read(f);
       for (const p of [t.repo, fs.realpathSync(t.repo), t.home, t.vault, t.base]) assert.ok(!text.includes(p), `${f} names ${p}`);
       assert.ok(!text.includes(secret), `${f} holds the secret`);
@@ -84,7 +85,9 @@ describe('baton thread enable: what it shares (built CLI, real git repositories)
 
   it('commits hooks that print the hand-over with nothing installed, and nothing when Baton is connected', async () => {
     await t.enable();
-    const handover = t.read('agent-thread/HANDOVER.md');
+    // A short thread: the session start prints all of it.
+    const handover = t.read('agent-thread/session-start.md');
+    assert.equal(handover, t.read('agent-thread/HANDOVER.md'));
     const copilot = JSON.parse(t.read('.github/hooks/agent-thread.json')) as { version: number; hooks: { sessionStart: { bash: string; timeoutSec: number }[] } };
     assert.equal(copilot.version, 1);
     const [start] = copilot.hooks.sessionStart;
@@ -110,6 +113,30 @@ describe('baton thread enable: what it shares (built CLI, real git repositories)
       JSON.stringify({ version: 1, hooks: { sessionStart: [{ type: 'command', bash: 'baton hook copilot session-start' }] } }),
     );
     assert.equal(runHook(start.bash, t.repo, { HOME: t.home }), '');
+  });
+
+  it('keeps a session start within its budget on a long thread, dead ends first, the whole hand-over named', async () => {
+    for (let i = 0; i < 60; i++) {
+      const r = await t.run([
+        'checkpoint',
+        '--at',
+        String(1787000000 + i * 60),
+        '--task',
+        `pass ${i}`,
+        '--failed',
+        `approach number ${i} of the cache: it broke the build in its own way`,
+      ]);
+      assert.equal(r.code, 0, r.stderr);
+    }
+    await t.enable();
+    const start = t.read('agent-thread/session-start.md');
+    const full = t.read('agent-thread/HANDOVER.md');
+    assert.ok(start.length <= START_HANDOVER_CHARS, `${start.length} characters`);
+    assert.ok(full.length > start.length);
+    assert.match(start, /The whole hand-over: agent-thread\/HANDOVER\.md\.\)/);
+    assert.match(start, /> - approach number 59 of the cache/);
+    assert.equal(full.split('\n').filter((l) => /> - approach number/.test(l)).length, 40);
+    assert.deepEqual(JSON.parse(t.read('agent-thread/session-start.json')), { additionalContext: start });
   });
 
   it("documents the very checkpoint shape Baton reads: the README's example parses into every section", async () => {

@@ -11,7 +11,7 @@
 //   (docs.github.com/en/copilot/reference/hooks-configuration, "Session start
 //   hook"). That page says a session start's output is ignored; Copilot CLI
 //   1.0.102 reads a top-level {"additionalContext"} (copilotConfig.ts, FACTS.md),
-//   so the hook prints that JSON, made beforehand (agent-thread/handover.json):
+//   so the hook prints that JSON, made beforehand (agent-thread/session-start.json):
 //   with no program of Baton's, `cat` is all it runs. Where the output is
 //   ignored, the AGENTS.md block is what points the agent at the hand-over.
 // - Claude Code runs the SessionStart hooks of the project's committed
@@ -42,7 +42,7 @@ function batonConnected(agent: string, files: string, projectFiles: string): str
   return `grep -qs ${pattern} ${files} || { command -v baton >/dev/null 2>&1 && grep -qs ${pattern} ${projectFiles}; }`;
 }
 
-/** Claude Code's hook: the hand-over file, unless Baton's own hook prints it. Runs in `sh`, needs only grep and cat. */
+/** Claude Code's hook: the session-start text, unless Baton's own hook prints it. Runs in `sh`, needs only grep and cat. */
 export function claudeThreadCommand(handover: string): string {
   const project = '"${CLAUDE_PROJECT_DIR:-.}"';
   const connected = batonConnected(
@@ -72,7 +72,8 @@ function claudeSet(handover: string): HookSet {
   return {
     shape: 'nested',
     commandKey: 'command',
-    isOurs: (command) => typeof command === 'string' && command.includes(`/${handover}`) && command.includes('CLAUDE_PROJECT_DIR'),
+    // By its folder, not its file: an older thread hook (another file of the folder) is replaced, never doubled.
+    isOurs: (command) => typeof command === 'string' && command.includes(`/${handover.split('/')[0]}/`) && command.includes('CLAUDE_PROJECT_DIR'),
     entries: [{ event: 'SessionStart', entry: { hooks: [{ type: 'command', command: claudeThreadCommand(handover), timeout: 10 }] } }],
   };
 }
