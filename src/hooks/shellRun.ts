@@ -11,19 +11,32 @@
 //   and is_interrupt (code.claude.com/docs/en/hooks, "PostToolUse input",
 //   "PostToolUseFailure input"). So the event names the status.
 // - Codex: PostToolUse for shell commands since 0.117.0 (openai/codex#15531)
-//   under tool_name "Bash", tool_input.command, and a tool_response that is a
-//   JSON value (codex-rs/hooks/src/schema.rs PostToolUseCommandInput) with no
-//   outcome field: the exit is read where the text states it ("Process exited
-//   with code N", "Exit code: N", or metadata.exit_code), else unknown.
+//   under tool_name "Bash", tool_input.command. Seen in the agents' tier
+//   (0.169.0, gpt-5.5's exec_command tool, test/fixtures/hooks/codex-*.json):
+//   tool_response is the command's own output as a string ("" for none) and
+//   nothing else; "Process exited with code N" is in what the model is told,
+//   not in the hook's payload, nor yet in the rollout when the hook runs. So
+//   no words of a Codex response are read (a command printing "exit code 0"
+//   would pass for Codex's verdict): only a metadata.exit_code of a response
+//   that is itself an object (codex-rs/hooks/src/schema.rs allows a JSON
+//   value), else unknown.
 // - Gemini CLI: AfterTool with tool_name "run_shell_command", tool_input.command,
-//   tool_response {llmContent, returnDisplay, error?} (docs/hooks/reference.md;
-//   packages/core/src/tools/shell.ts writes "Exit Code: N" into llmContent).
+//   tool_response {llmContent, returnDisplay, error?} (docs/hooks/reference.md).
+//   Seen (0.61.0, test/fixtures/hooks/gemini-*.json): llmContent is
+//   "Output: …" then Gemini's own lines, "Exit Code: N" only when N is not 0
+//   (its shell tool: "Only included if non-zero"), "Error: …", "Signal: …",
+//   "Background PIDs: …", and "Process Group PGID: N" last. So a pass states
+//   no exit: a foreground run that ended (a PGID line) with no exit, error or
+//   signal line is exit 0.
 // - Copilot CLI: postToolUse with toolName "bash" (or "shell", "powershell"),
-//   toolArgs {command}, toolResult {resultType, textResultForLlm}, whose text
-//   ends "<exited with exit code N>" (docs.github.com copilot-cli-reference,
-//   "Hook event input payloads"). None of the exit texts above was seen in
-//   the agents' tier yet (its recorded payloads hold no shell call): a payload
-//   that states none records `unknown`, never a pass.
+//   toolArgs {command}, toolResult {resultType, textResultForLlm}
+//   (docs.github.com copilot-cli-reference, "Hook event input payloads").
+//   Seen (1.0.102, test/fixtures/hooks/copilot-*.json): resultType "success"
+//   for an exit 3 too, and the text's last line Copilot's own
+//   "<shellId: N completed with exit code N>" (the docs say "<exited with
+//   exit code N>": both are read). Only that last line counts: an exit in the
+//   output above it is the command's words. A payload that states none
+//   records `unknown`, never a pass.
 // - VS Code's agent: tool_name "run_in_terminal", tool_input.command
 //   (microsoft/vscode-copilot-chat src/extension/tools/common/toolNames.ts).
 import type { ShellCall } from '../core/runs';
@@ -88,7 +101,35 @@ function responseParts(v: unknown, depth = 0): { texts: string[]; objects: Json[
 }
 
 const EXIT_IN_TEXT = /\b(?:exit(?:ed with)?(?: exit)? code|exited with code)[:\s]+(-?\d{1,3})\b/gi;
+/** Copilot's own last line (seen, and as its docs give it). */
+const COPILOT_EXIT = /<(?:shellId: \d+ completed with|exited with) exit code (-?\d{1,3})>\s*$/;
 const WALL_TIME = /\bWall time:\s*([\d.]+)\s*seconds?\b/i;
+
+/** Gemini's own lines, after its "Output: …" (a command's output is never read for them). */
+const GEMINI_LINE = /^(Error|Exit Code|Signal|Background PIDs|Process Group PGID): (.*)$/;
+
+/**
+ * The exit Gemini's llmContent states: its "Exit Code: N", or 0 for a run it
+ * reports ended in the foreground (a PGID line) with no exit, error or signal
+ * line; undefined when it says neither (cancelled, moved to the background).
+ */
+function geminiExit(content: string): number | undefined {
+  const lines = content
+    .replace(/<\/?untrusted_context>/g, '')
+    .trim()
+    .split('\n');
+  // Gemini's lines are the last ones, each a known label: read from the end up to the first that is not one.
+  const own = new Map<string, string>();
+  for (let i = lines.length - 1; i > 0; i--) {
+    const m = GEMINI_LINE.exec(lines[i]);
+    if (!m) break;
+    own.set(m[1], m[2]);
+  }
+  const code = own.get('Exit Code');
+  if (code !== undefined) return /^-?\d+$/.test(code.trim()) ? Number(code) : undefined;
+  if (own.has('Process Group PGID') && !own.has('Error') && !own.has('Signal')) return 0;
+  return undefined;
+}
 
 /** The shell call a payload reports, or null when its tool is no shell of its host's. */
 export function shellCallOf(v: Json, host: Host, tool: string): ShellCall | null {
@@ -99,8 +140,10 @@ export function shellCallOf(v: Json, host: Host, tool: string): ShellCall | null
   if (!command.trim()) return null;
   const failureEvent = text(v.hook_event_name) === 'PostToolUseFailure';
   const response = v.tool_response ?? v.toolResult ?? v.toolResponse;
-  const parts = responseParts(failureEvent ? v.error : response);
-  let exit: number | undefined;
+  // Codex's response string is the command's own output (see above): its words and any JSON in it are not Codex's.
+  const codexOutput = host === 'codex' && !isObject(response);
+  const parts = codexOutput ? { texts: [], objects: [] } : responseParts(failureEvent ? v.error : response);
+  let exit: number | undefined = host === 'gemini' && isObject(response) ? geminiExit(text(response.llmContent)) : undefined;
   let durationMs: number | undefined;
   for (const o of parts.objects) {
     exit ??= num(o.exit_code) ?? num(o.exitCode);
@@ -109,9 +152,17 @@ export function shellCallOf(v: Json, host: Host, tool: string): ShellCall | null
   }
   // Claude Code's PostToolUse fires only for a tool that succeeded: its output's words say nothing of the exit.
   const claudeOk = host === 'claude-code' && !failureEvent;
-  for (const t of claudeOk ? [] : parts.texts) {
+  // Claude Code 2.1.328 states the duration beside the tool's fields, on both events (test/fixtures/hooks/claude-code-*.json).
+  durationMs ??= num(v.duration_ms);
+  if (host === 'copilot' && isObject(response)) {
+    const m = COPILOT_EXIT.exec(text(response.textResultForLlm));
+    if (m) exit = Number(m[1]);
+  }
+  // Gemini's and Copilot's own lines were read above; an exit elsewhere in their text is the command's words.
+  const ownLinesRead = host === 'gemini' || host === 'copilot';
+  for (const t of claudeOk || ownLinesRead ? [] : parts.texts) {
     if (exit === undefined) {
-      // The host's own line ends the output (Copilot's "<exited with exit code N>"): the last one stated counts.
+      // A host's own line ends its text (Claude Code's failure "Exit code N"): the last one stated counts.
       const all = [...t.matchAll(EXIT_IN_TEXT)];
       if (all.length) exit = Number(all[all.length - 1][1]);
     }
