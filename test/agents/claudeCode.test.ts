@@ -25,14 +25,16 @@ import { startModel, printShare } from './support/scriptedModel';
 import { anthropicTools, anthropicWire, isCompaction, messagesOf, systemText } from './support/wire/anthropic';
 import type { Exit, World } from './support/world';
 import type { Doctor, Resume, Sessions } from './support/replies';
-import { baton, batonJson, makeWorld, removeWorld, run, vaultFiles, vaultText } from './support/world';
+import { baton, batonJson, hookLog, makeWorld, removeWorld, run, vaultFiles, vaultText } from './support/world';
 import { userWordsIn } from '../../src/adapters/transcripts/transcripts';
 import { assertOneSession, ORIGIN_NOTE, ORIGIN_TASK } from './support/origin';
+import { checkpointWith, escape, FAIL, keepHookPayloads, keptShellPayloads, ourRuns, PASS, saveShellFixtures, writeScripts } from './support/runs';
 
 const DEAD_END = 'toFixed(2) in total(): returns a string, so the sum concatenates';
 const DECISION = 'kept reduce: one pass, no mutation';
 const NEXT = 'add a test for 0.1 + 0.2 in test/cart.test.js';
 const PROMPT = 'Round the cart total to cents';
+const SHELL_TASK = 'Cart sums checked';
 const FIXTURES = path.resolve(__dirname, '../fixtures/transcripts/claude-code');
 
 interface Connected {
@@ -291,6 +293,51 @@ describe(`Claude Code ${agentVersion('claude-code')}, end to end`, function () {
     } finally {
       await m.close();
     }
+  });
+
+  it('its own Bash, a pass and a failure, is recorded as runs; a Verified claim naming the pass is backed by it, the failure is in Commands run', async () => {
+    writeScripts(world);
+    // Bash asks for permission in -p mode: allowed the way a person allows it, in the project's local settings.
+    fs.mkdirSync(path.join(world.project, '.claude'), { recursive: true });
+    fs.writeFileSync(path.join(world.project, '.claude', 'settings.local.json'), JSON.stringify({ permissions: { allow: ['Bash'] } }));
+    const m = await startModel(anthropicWire, [
+      { tool: /^Bash$/, input: { command: PASS, description: 'Run the passing check' } },
+      { tool: /^Bash$/, input: { command: FAIL, description: 'Run the failing check' } },
+      { tool: /^ToolSearch$/, input: { query: 'select:mcp__baton__checkpoint', max_results: 5 } },
+      { tool: /^mcp__baton__checkpoint$/, input: { task: SHELL_TASK, verified: [`the cart sums — ${PASS}`] } },
+      { text: 'Checked.' },
+    ]);
+    const undo = keepHookPayloads(world);
+    try {
+      await claude(m, ['-p', 'Check the cart sums.']);
+    } finally {
+      undo();
+      await m.close();
+    }
+    saveShellFixtures(world, 'claude-code', agentVersion('claude-code'));
+    // Seen (2.1.328): PostToolUse for the pass (tool_response {stdout, stderr, interrupted, …}), PostToolUseFailure for the exit 3 (error "Exit code 3").
+    assert.deepEqual(
+      keptShellPayloads(world)
+        .map((p) => [p.hook_event_name, p.tool_name, (p.tool_input as { command: string }).command])
+        .sort(),
+      [
+        ['PostToolUse', 'Bash', PASS],
+        ['PostToolUseFailure', 'Bash', FAIL],
+      ],
+    );
+    assert.deepEqual(
+      ourRuns(world),
+      [
+        [PASS, 'passed', 0],
+        [FAIL, 'failed', 3],
+      ],
+      hookLog(world),
+    );
+    const cp = checkpointWith(world, SHELL_TASK);
+    assert.match(cp, new RegExp(`evidence:[\\s\\S]*command: ${escape(PASS)}`));
+    // Backed and fresh: no covered file changed after the run.
+    assert.doesNotMatch(cp, /unbacked|changed:/);
+    assert.match(cp, new RegExp(`## Commands run[\\s\\S]*${escape(FAIL)} \\(failed, exit 3\\)`));
   });
 });
 

@@ -13,8 +13,9 @@ import { startModel, tokens } from './support/scriptedModel';
 import { isCompactionRequest, responsesMessages, responsesToolDefs, responsesTools } from './support/wire/openaiResponses';
 import { openaiResponses } from './support/wire/openaiResponses';
 import type { World } from './support/world';
-import { baton, batonJson, makeWorld, removeWorld, run, vaultText } from './support/world';
+import { baton, batonJson, hookLog, makeWorld, removeWorld, run, vaultText } from './support/world';
 import { assertOneSession, ORIGIN_NOTE, ORIGIN_TASK } from './support/origin';
+import { checkpointWith, escape, FAIL, keepHookPayloads, keptShellPayloads, ourRuns, PASS, saveShellFixtures, writeScripts } from './support/runs';
 
 const FIXTURES = path.resolve(__dirname, '../fixtures/transcripts/codex');
 const KEY_ENV = 'SCRIPTED_API_KEY';
@@ -313,6 +314,48 @@ describe('Codex CLI, the real one, end to end', function () {
     );
     assert.equal(r.code, 0, r.stderr);
     assertOneSession(world);
+  });
+
+  it("its own shell tool's runs, a pass and a failure, are recorded; Codex states no exit, so they back no claim", async () => {
+    // The hooks point at this world's vault again (the test before reconnected and trusted them).
+    writeScripts(world);
+    const shell = /^(exec_command|shell_command|shell|local_shell)$/;
+    // Each shell tool's arguments as Codex declares them: exec_command {cmd} (what gpt-5.5 is offered), shell {command: argv}, shell_command {command}.
+    const call = (cmd: string) => (name: string) =>
+      name === 'exec_command' ? { cmd } : name === 'shell' || name === 'local_shell' ? { command: ['bash', '-lc', cmd] } : { command: cmd };
+    const undo = keepHookPayloads(world);
+    const r = await codexExec(
+      world,
+      [
+        { tool: shell, input: call(PASS) },
+        { tool: shell, input: call(FAIL) },
+        { tool: /^mcp__baton__checkpoint$/, input: { task: 'Cart sums checked', verified: [`the cart sums — ${PASS}`] } },
+        { text: 'Checked.' },
+      ],
+      'Check the cart sums.',
+    ).finally(undo);
+    assert.equal(r.code, 0, r.stderr);
+    assert.ok(responsesTools(r.requests[0]).includes('exec_command'), responsesTools(r.requests[0]).join(', '));
+    saveShellFixtures(world, 'codex', agentVersion());
+    // Codex 0.169.0 hands its PostToolUse hook tool_name "Bash" and the command's output alone (tool_response "a child: exit code 1\n"
+    // for the pass, "" for the exit 3): the exit it tells the model is not in the payload. Both runs are recorded, neither as a pass.
+    const payloads = keptShellPayloads(world);
+    assert.deepEqual(payloads.map((p) => [p.tool_name, (p.tool_input as { command: string }).command, p.tool_response]).sort(), [
+      ['Bash', FAIL, ''],
+      ['Bash', PASS, 'a child: exit code 1\n'],
+    ]);
+    assert.deepEqual(
+      ourRuns(world),
+      [
+        [PASS, 'unknown', undefined],
+        [FAIL, 'unknown', undefined],
+      ],
+      hookLog(world),
+    );
+    // A run whose end is unstated backs nothing, and is no failure to list either.
+    const cp = checkpointWith(world, 'Cart sums checked');
+    assert.match(cp, new RegExp(`claim: the cart sums — ${escape(PASS)}\\n\\s+unbacked: true`));
+    assert.doesNotMatch(cp, /## Commands run/);
   });
 });
 

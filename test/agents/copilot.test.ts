@@ -16,6 +16,7 @@ import type { Exit, World } from './support/world';
 import type { Checkpoint, Resume, Sessions } from './support/replies';
 import { baton, batonJson, hookLog, makeWorld, removeWorld, run, vaultText } from './support/world';
 import { assertOneSession, ORIGIN_NOTE, ORIGIN_TASK } from './support/origin';
+import { checkpointWith, escape, FAIL, keepHookPayloads, keptShellPayloads, ourRuns, PASS, saveShellFixtures, writeScripts } from './support/runs';
 
 const DEAD_END = 'Rounding each price before summing: the total is still a cent off, 1.005 is 1.00499 in binary';
 const DECISION = 'Round once, on the sum: one rounding error at most';
@@ -32,6 +33,8 @@ const PATCH = [
 /** The first line of Baton's session-start hand-over (app/agentHooks.ts). */
 const HANDOVER_HEAD = /Baton, the session record of shop/;
 const BATON_TOOL = /^baton-/;
+const SHELL = /^(bash|shell|powershell)$/;
+const SHELL_TASK = 'Cart sums checked';
 /** A compaction capture (app/agentHooks.ts preCompact), by the first line of its State. */
 const isCapture = (c: Checkpoint): boolean => /capture before context compaction/i.test(c.state);
 /** Copilot's own loop offers its `view` tool; side requests (titles) offer none. */
@@ -50,8 +53,8 @@ describe(`GitHub Copilot CLI ${agentVersion('copilot')}, end to end against a sc
   let session2: RunningModel;
 
   /** `copilot -p PROMPT` in the project, as a person scripting it would, against `model`. */
-  const copilot = async (model: RunningModel, prompt: string, modelName: string): Promise<Exit> => {
-    const r = await run(world, agentBin('copilot'), ['-p', prompt, ...ALLOW], {
+  const copilot = async (model: RunningModel, prompt: string, modelName: string, allow: string[] = []): Promise<Exit> => {
+    const r = await run(world, agentBin('copilot'), ['-p', prompt, ...ALLOW, ...allow], {
       timeoutMs: 180_000,
       env: {
         COPILOT_PROVIDER_BASE_URL: `${model.url}/v1`,
@@ -222,6 +225,56 @@ describe(`GitHub Copilot CLI ${agentVersion('copilot')}, end to end against a sc
     } finally {
       await m.close();
     }
+  });
+
+  it('records its own shell tool runs, a pass and a failure; a Verified claim naming the pass is backed by it, the failure is in Commands run', async function () {
+    writeScripts(world);
+    const m = await startModel(openaiChat, [
+      { tool: SHELL, input: { command: PASS, description: 'Run the passing check' } },
+      { tool: SHELL, input: { command: FAIL, description: 'Run the failing check' } },
+      { tool: /^baton-checkpoint$/, input: { task: SHELL_TASK, verified: [`the cart sums — ${PASS}`] } },
+      { text: 'Checked.' },
+    ]);
+    const undo = keepHookPayloads(world);
+    try {
+      // --allow-tool=shell: a person's approval of Copilot's shell tool for -p (`copilot --help`).
+      await copilot(m, 'Check the cart sums.', 'gpt-4.1', ['--allow-tool=shell']);
+    } finally {
+      undo();
+      await m.close();
+    }
+    saveShellFixtures(world, 'copilot', agentVersion('copilot'));
+    // Seen (1.0.102, gpt-4.1 offers `bash`): postToolUse, toolName "bash", toolArgs.command, resultType "success" for both, the exit
+    // only in the last line of textResultForLlm, "<shellId: N completed with exit code 3>" (not the docs' "<exited with exit code N>").
+    assert.deepEqual(
+      keptShellPayloads(world)
+        .map((p) => [
+          p.toolName,
+          (p.toolArgs as { command: string }).command,
+          (p.toolResult as { textResultForLlm: string }).textResultForLlm
+            .split('\n')
+            .pop()
+            ?.replace(/shellId: \d+/, 'shellId: N'),
+        ])
+        .sort(),
+      [
+        ['bash', FAIL, '<shellId: N completed with exit code 3>'],
+        ['bash', PASS, '<shellId: N completed with exit code 0>'],
+      ],
+    );
+    assert.deepEqual(
+      ourRuns(world),
+      [
+        [PASS, 'passed', 0],
+        [FAIL, 'failed', 3],
+      ],
+      hookLog(world),
+    );
+    const cp = checkpointWith(world, SHELL_TASK);
+    assert.match(cp, new RegExp(`evidence:[\\s\\S]*command: ${escape(PASS)}`));
+    // Backed and fresh: no covered file changed after the run.
+    assert.doesNotMatch(cp, /unbacked|changed:/);
+    assert.match(cp, new RegExp(`## Commands run[\\s\\S]*${escape(FAIL)} \\(failed, exit 3\\)`));
   });
 
   /** Copilot's session logs, `~/.copilot/session-state/<id>/events.jsonl`, oldest first. */

@@ -21,14 +21,16 @@ import { startModel, printShare } from './support/scriptedModel';
 import { geminiTools, geminiWire, requestKind } from './support/wire/gemini';
 import type { Exit, World } from './support/world';
 import type { Doctor, Resume, Sessions } from './support/replies';
-import { baton, batonJson, makeWorld, removeWorld, run, vaultFiles, vaultText } from './support/world';
+import { baton, batonJson, hookLog, makeWorld, removeWorld, run, vaultFiles, vaultText } from './support/world';
 import { userWordsIn } from '../../src/adapters/transcripts/transcripts';
 import { assertOneSession, ORIGIN_NOTE, ORIGIN_TASK } from './support/origin';
+import { checkpointWith, escape, FAIL, keepHookPayloads, keptShellPayloads, ourRuns, PASS, saveShellFixtures, writeScripts } from './support/runs';
 
 const DEAD_END = 'toFixed(2) in total(): returns a string, so the sum concatenates';
 const DECISION = 'kept reduce: one pass, no mutation';
 const NEXT = 'add a test for 0.1 + 0.2 in test/cart.test.js';
 const PROMPT = 'Round the cart total to cents';
+const SHELL_TASK = 'Cart sums checked';
 const FIXTURES = path.resolve(__dirname, '../fixtures/transcripts/gemini');
 
 const mcpBaton = (name: string): boolean => name.startsWith('mcp_baton_');
@@ -224,5 +226,46 @@ describe(`Gemini CLI ${agentVersion('gemini')}, end to end`, function () {
     } finally {
       await m.close();
     }
+  });
+
+  it('its own run_shell_command, a pass and a failure, is recorded as runs; a Verified claim naming the pass is backed by it', async () => {
+    writeScripts(world);
+    const m = await startModel(geminiWire, [
+      { tool: /^run_shell_command$/, input: { command: PASS, description: 'Run the passing check' } },
+      { tool: /^run_shell_command$/, input: { command: FAIL, description: 'Run the failing check' } },
+      { tool: /^mcp_baton_checkpoint$/, input: { task: SHELL_TASK, verified: [`the cart sums — ${PASS}`] } },
+      { text: 'Checked.' },
+    ]);
+    const undo = keepHookPayloads(world);
+    try {
+      await gemini(m, ['-p', 'Check the cart sums.']);
+    } finally {
+      undo();
+      await m.close();
+    }
+    saveShellFixtures(world, 'gemini', agentVersion('gemini'));
+    // Seen (0.61.0): AfterTool, tool_name run_shell_command, the exit only in llmContent's "Exit Code: 3"; the pass states none.
+    assert.deepEqual(
+      keptShellPayloads(world)
+        .map((p) => [p.hook_event_name, p.tool_name, (p.tool_input as { command: string }).command])
+        .sort(),
+      [
+        ['AfterTool', 'run_shell_command', FAIL],
+        ['AfterTool', 'run_shell_command', PASS],
+      ],
+    );
+    assert.deepEqual(
+      ourRuns(world),
+      [
+        [PASS, 'passed', 0],
+        [FAIL, 'failed', 3],
+      ],
+      hookLog(world),
+    );
+    const cp = checkpointWith(world, SHELL_TASK);
+    assert.match(cp, new RegExp(`evidence:[\\s\\S]*command: ${escape(PASS)}`));
+    // Backed and fresh: no covered file changed after the run.
+    assert.doesNotMatch(cp, /unbacked|changed:/);
+    assert.match(cp, new RegExp(`## Commands run[\\s\\S]*${escape(FAIL)} \\(failed, exit 3\\)`));
   });
 });
