@@ -88,7 +88,8 @@ const EDIT_TOOLS: Record<Host, RegExp> = {
 
 const strings = (v: unknown): string[] => (Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : typeof v === 'string' ? [v] : []);
 
-function argsOf(v: Json): Json {
+/** A tool call's arguments: Claude Code's, Codex's and Gemini's `tool_input`, Copilot CLI's `toolArgs` (an object, or JSON in a string). */
+export function toolArgsOf(v: Json): Json {
   if (isObject(v.tool_input)) return v.tool_input;
   if (isObject(v.toolArgs)) return v.toolArgs;
   if (typeof v.toolArgs === 'string') {
@@ -115,7 +116,7 @@ export function editedFiles(v: Json, host: Host): string[] {
   if (host === 'cursor') return top;
   const tool = toolNameOf(v);
   if (!EDIT_TOOLS[host].test(tool)) return host === 'vscode' && !tool ? top : [];
-  const args = argsOf(v);
+  const args = toolArgsOf(v);
   if (/^apply_?patch$/i.test(tool)) {
     // Copilot CLI's freeform apply_patch sends the patch as toolArgs itself.
     const patch = [...strings(args.command), ...strings(args.input), ...strings(args.patch), ...patchText(v.toolArgs)].join('\n');

@@ -40,7 +40,7 @@
 // - VS Code's agent: tool_name "run_in_terminal", tool_input.command
 //   (microsoft/vscode-copilot-chat src/extension/tools/common/toolNames.ts).
 import type { ShellCall } from '../core/runs';
-import type { Host } from './hosts';
+import { toolArgsOf, type Host } from './hosts';
 
 type Json = Record<string, unknown>;
 const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -57,20 +57,6 @@ const SHELL_TOOLS: Record<Host, RegExp> = {
 
 /** The tool names a payload must quote to be worth parsing for a run (the hook's fast path, hookCommand.ts). */
 export const SHELL_TOOL_NAMES = /"(?:Bash|bash|shell|powershell|exec_command|local_shell|run_shell_command|run_in_terminal|runInTerminal)"/;
-
-function argsOf(v: Json): Json {
-  if (isObject(v.tool_input)) return v.tool_input;
-  if (isObject(v.toolArgs)) return v.toolArgs;
-  if (typeof v.toolArgs === 'string') {
-    try {
-      const parsed: unknown = JSON.parse(v.toolArgs);
-      return isObject(parsed) ? parsed : {};
-    } catch {
-      return {};
-    }
-  }
-  return {};
-}
 
 const num = (v: unknown): number | undefined => (typeof v === 'number' && Number.isFinite(v) ? v : undefined);
 
@@ -134,7 +120,7 @@ function geminiExit(content: string): number | undefined {
 /** The shell call a payload reports, or null when its tool is no shell of its host's. */
 export function shellCallOf(v: Json, host: Host, tool: string): ShellCall | null {
   if (!SHELL_TOOLS[host].test(tool)) return null;
-  const args = argsOf(v);
+  const args = toolArgsOf(v);
   const raw = args.command;
   const command = typeof raw === 'string' ? raw : Array.isArray(raw) ? raw.filter((x) => typeof x === 'string').join(' ') : '';
   if (!command.trim()) return null;
