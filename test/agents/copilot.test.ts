@@ -16,7 +16,7 @@ import type { Exit, World } from './support/world';
 import type { Checkpoint, Resume, Sessions } from './support/replies';
 import { baton, batonJson, hookLog, makeWorld, removeWorld, run, vaultText } from './support/world';
 import { assertOneSession, ORIGIN_NOTE, ORIGIN_TASK } from './support/origin';
-import { checkpointWith, escape, FAIL, keepHookPayloads, keptShellPayloads, ourRuns, PASS, saveShellFixtures, writeScripts } from './support/runs';
+import { assertPassBacksTheClaim, FAIL, keepHookPayloads, keptShellPayloads, PASS, saveShellFixtures, writeScripts } from './support/runs';
 
 const DEAD_END = 'Rounding each price before summing: the total is still a cent off, 1.005 is 1.00499 in binary';
 const DECISION = 'Round once, on the sum: one rounding error at most';
@@ -262,19 +262,7 @@ describe(`GitHub Copilot CLI ${agentVersion('copilot')}, end to end against a sc
         ['bash', PASS, '<shellId: N completed with exit code 0>'],
       ],
     );
-    assert.deepEqual(
-      ourRuns(world),
-      [
-        [PASS, 'passed', 0],
-        [FAIL, 'failed', 3],
-      ],
-      hookLog(world),
-    );
-    const cp = checkpointWith(world, SHELL_TASK);
-    assert.match(cp, new RegExp(`evidence:[\\s\\S]*command: ${escape(PASS)}`));
-    // Backed and fresh: no covered file changed after the run.
-    assert.doesNotMatch(cp, /unbacked|changed:/);
-    assert.match(cp, new RegExp(`## Commands run[\\s\\S]*${escape(FAIL)} \\(failed, exit 3\\)`));
+    assertPassBacksTheClaim(world, SHELL_TASK, hookLog(world));
   });
 
   /** Copilot's session logs, `~/.copilot/session-state/<id>/events.jsonl`, oldest first. */

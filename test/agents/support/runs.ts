@@ -1,5 +1,6 @@
 // The shell runs Baton's hooks recorded in a world's vault (issue 26), and the
 // checkpoint that cites them: what each agent's shell test asserts on.
+import { strict as assert } from 'assert';
 import * as fs from 'fs';
 import * as path from 'path';
 import type { Run } from '../../../src/core/runs';
@@ -48,6 +49,26 @@ export function checkpointWith(world: World, task: string): string {
 }
 
 export const escape = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/**
+ * The pass and the failure recorded with their exits, and the checkpoint of
+ * `task` backed by the pass (fresh: no covered file changed after it), the
+ * failure listed with its status in Commands run. `log` says why when not.
+ */
+export function assertPassBacksTheClaim(world: World, task: string, log: string): void {
+  assert.deepEqual(
+    ourRuns(world),
+    [
+      [PASS, 'passed', 0],
+      [FAIL, 'failed', 3],
+    ],
+    log,
+  );
+  const cp = checkpointWith(world, task);
+  assert.match(cp, new RegExp(`evidence:[\\s\\S]*command: ${escape(PASS)}`));
+  assert.doesNotMatch(cp, /unbacked|changed:/);
+  assert.match(cp, new RegExp(`## Commands run[\\s\\S]*${escape(FAIL)} \\(failed, exit 3\\)`));
+}
 
 /**
  * Keeps each post-tool-use payload the host sends Baton's hooks, as sent, in
