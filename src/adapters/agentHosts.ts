@@ -10,6 +10,7 @@
 // session start: the newest session of the process wins.
 import * as fs from 'fs';
 import * as path from 'path';
+import { maskSecrets } from '../core/secrets';
 import { writeAtomic } from './vault/atomicFile';
 import { ME, procStart } from './vault/lockHolder';
 import { agentHostsDirOf } from './vaultLayout';
@@ -40,7 +41,8 @@ export async function writeHostSession(vaultRoot: string, proc: ProcStat, value:
   if (!value.session || value.session.length > MAX_ID) return;
   const dir = agentHostsDirOf(vaultRoot);
   await fs.promises.mkdir(dir, { recursive: true, mode: 0o700 });
-  const stored: Stored = { ...value, pid: proc.pid, start: proc.start, boot: ME.boot };
+  // Masked as every vault write is (a host's id is its text, not ours): the notes it goes on are masked the same way.
+  const stored: Stored = { ...value, session: maskSecrets(value.session).text, pid: proc.pid, start: proc.start, boot: ME.boot };
   await writeAtomic(fileOf(vaultRoot, proc), JSON.stringify(stored) + '\n');
   await pruneHostSessions(vaultRoot);
 }

@@ -326,7 +326,8 @@ function maskValue(v: unknown, depth: number, hit: (n: number) => void): unknown
     hit(m.count);
     return m.text;
   }
-  if (Array.isArray(v)) return v.map((item) => (typeof item === 'string' ? maskValue(item, depth, hit) : item));
+  // A list of records (the `evidence` key's claims) is masked item by item, a level down.
+  if (Array.isArray(v)) return v.map((item) => (typeof item === 'string' ? maskValue(item, depth, hit) : depth > 0 ? maskValue(item, depth - 1, hit) : item));
   if (depth > 0 && isPlainObject(v)) return maskObject(v, depth - 1, hit);
   return v;
 }

@@ -222,6 +222,15 @@ describe('maskSecrets', () => {
 });
 
 describe('maskFields', () => {
+  it("masks the records of a list too (the evidence key's claims and commands), and leaves their hashes", () => {
+    const token = 'ghp_' + 'a1B2c3D4e5F6g7H8i9J0k1L2m3N4o5P6q7R8';
+    const hash = 'e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855';
+    const { value, count } = maskFields({ evidence: [{ claim: `verified ${token}`, command: `GH=${token} npm test`, files: { 'src/a.ts': hash } }] });
+    assert.equal(count, 2);
+    assert.ok(!JSON.stringify(value).includes(token), JSON.stringify(value));
+    assert.equal(value.evidence[0].files['src/a.ts'], hash);
+  });
+
   it('masks every string and string list field, and nested plain objects, and counts', () => {
     const cp = makeCheckpoint({
       task: `rotate ${ghp}`,
