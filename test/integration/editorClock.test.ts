@@ -125,7 +125,18 @@ describe('one clock for the CodeLens and the blame annotation', () => {
         ).value > 0,
         'the lenses were not told to ask again on the tick',
       );
-      assert.strictEqual(ageIn(await lensTitle(uri)), '9d', 'the lens reads another clock than the tick’s');
+      // Any vault change ticks the real clock (a watcher's late event of the checkpoint above, fresh-clone CI, min
+      // flavour: the lens then read 1d): the week's tick is given again before each ask, the lens read right after it.
+      const lensAge = (
+        await poll(
+          async () => {
+            api.clock.tick(later);
+            return ageIn(await lensTitle(uri));
+          },
+          (age) => age === '9d',
+        )
+      ).value;
+      assert.strictEqual(lensAge, '9d', 'the lens reads another clock than the tick’s');
     } finally {
       listening.dispose();
     }
