@@ -13,6 +13,7 @@ import { rootProject, safeScope } from '../core/names';
 import { day } from '../core/time';
 import { readBinding } from '../adapters/agentSessions';
 import type { ImportAgent } from '../core/importAgents';
+import type { SessionFile } from '../adapters/transcripts/sessionFiles';
 import { sessionFiles } from '../adapters/transcripts/sessionFiles';
 import type { PastCheckpoint } from './pastSessions';
 import { readPastSession } from './pastSessions';
@@ -34,6 +35,20 @@ export interface ImportOptions {
   now?: number;
   /** A line of progress (the CLI prints it on stderr). */
   progress?(line: string): void;
+  /** Where it is, after each file read and each checkpoint written (the editor's progress notification). */
+  step?(at: ImportStep): void;
+  /**
+   * Asked before each file and each checkpoint: true stops the import there.
+   * Every checkpoint is written whole or not at all, so what it wrote is a
+   * vault like any other, and the next import writes the rest.
+   */
+  cancelled?(): boolean;
+}
+
+export interface ImportStep {
+  phase: 'reading' | 'writing';
+  done: number;
+  total: number;
 }
 
 export interface ImportedCheckpoint {
@@ -52,10 +67,15 @@ export interface ImportReport {
   dryRun: boolean;
   skipped: { source: string; reason: string }[];
   checkpoints: ImportedCheckpoint[];
+  /** Set only when `cancelled()` stopped it: the sessions it had yet to write. */
+  cancelled?: { left: number };
 }
 
 /** A session file changed within this many seconds counts as still being written. */
 const STILL_WRITING = 300;
+
+/** Lets the event loop run between sessions (the editor's views, its Cancel button); reading itself is synchronous. */
+const breathe = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
 
 const str = (v: unknown): string => (typeof v === 'string' ? v.trim() : '');
 const key = (agent: string, id: string): string => `${agent}\u0000${id}`;
@@ -92,7 +112,7 @@ export async function importSessions(baton: Baton, o: ImportOptions): Promise<Im
   const ready: PastCheckpoint[] = [];
   const seenHere = new Set<string>();
   o.progress?.(`Reading ${files.length} session file(s) of ${o.agents.join(', ')}…`);
-  files.forEach((f, i) => {
+  const readOne = (f: SessionFile, i: number): void => {
     if ((i + 1) % 50 === 0) o.progress?.(`  read ${i + 1} of ${files.length}`);
     // A file last written before --since holds no record after it.
     if (o.since !== undefined && f.mtime < o.since) return;
@@ -113,10 +133,17 @@ export async function importSessions(baton: Baton, o: ImportOptions): Promise<Im
     seenHere.add(k);
     if (s.skippedLines) skip(f.file, `skipped ${s.skippedLines}; the rest imported`);
     ready.push(s);
-  });
+  };
+  for (let i = 0; i < files.length; i++) {
+    if (o.cancelled?.()) return stopped(report, ready.length + files.length - i, o);
+    readOne(files[i], i);
+    o.step?.({ phase: 'reading', done: i + 1, total: files.length });
+    await breathe();
+  }
   // Oldest first, so each checkpoint follows the one before it in its project.
   ready.sort((a, b) => a.ended - b.ended || (a.file < b.file ? -1 : a.file > b.file ? 1 : 0));
-  for (const s of ready) {
+  for (const [i, s] of ready.entries()) {
+    if (o.cancelled?.()) return stopped(report, ready.length - i, o);
     const entry: ImportedCheckpoint = { agent: s.agent, project: s.scope, session: '', slug: '', source: rel(s.file), agentSession: s.id };
     if (o.dryRun) {
       report.checkpoints.push(entry);
@@ -138,7 +165,15 @@ export async function importSessions(baton: Baton, o: ImportOptions): Promise<Im
     } catch (err) {
       skip(s.file, `not written: ${err instanceof Error ? err.message : String(err)}`);
     }
+    o.step?.({ phase: 'writing', done: i + 1, total: ready.length });
+    await breathe();
   }
   o.progress?.(o.dryRun ? `Would import ${ready.length} session(s).` : `Imported ${report.imported} session(s).`);
+  return report;
+}
+
+function stopped(report: ImportReport, left: number, o: ImportOptions): ImportReport {
+  report.cancelled = { left };
+  o.progress?.(`Cancelled: ${o.dryRun ? 'nothing written' : `${report.imported} session(s) imported`}, ${left} left for the next import.`);
   return report;
 }

@@ -3,3 +3,11 @@
 // command's arguments, its help and the readers.
 export type ImportAgent = 'claude-code' | 'codex' | 'gemini' | 'copilot';
 export const IMPORT_AGENTS: readonly ImportAgent[] = ['claude-code', 'codex', 'gemini', 'copilot'];
+
+/** How a person knows each agent (the editor's pick of what to import). */
+export const IMPORT_AGENT_LABELS: Record<ImportAgent, string> = {
+  'claude-code': 'Claude Code',
+  codex: 'Codex CLI',
+  gemini: 'Gemini CLI',
+  copilot: 'GitHub Copilot CLI',
+};

@@ -61,8 +61,7 @@ function file(agent: ImportAgent, f: string, idHint = '', projectHint = ''): Ses
   }
 }
 
-function claudeFiles(root: string, out: SessionFile[], missing: Unlisted[]): void {
-  const projects = path.join(root, 'projects');
+function claudeFiles(projects: string, out: SessionFile[], missing: Unlisted[]): void {
   for (const p of list(projects, missing)) {
     if (!p.isDirectory()) continue;
     for (const f of list(path.join(projects, p.name), missing)) {
@@ -79,8 +78,7 @@ function codexFiles(dir: string, out: SessionFile[], missing: Unlisted[], depth 
   }
 }
 
-function geminiFiles(root: string, out: SessionFile[], missing: Unlisted[]): void {
-  const tmp = path.join(root, 'tmp');
+function geminiFiles(tmp: string, out: SessionFile[], missing: Unlisted[]): void {
   for (const p of list(tmp, missing)) {
     if (!p.isDirectory()) continue;
     const chats = path.join(tmp, p.name, 'chats');
@@ -90,8 +88,7 @@ function geminiFiles(root: string, out: SessionFile[], missing: Unlisted[]): voi
   }
 }
 
-function copilotFiles(root: string, out: SessionFile[], missing: Unlisted[]): void {
-  const state = path.join(root, 'session-state');
+function copilotFiles(state: string, out: SessionFile[], missing: Unlisted[]): void {
   for (const d of list(state, missing)) {
     if (!d.isDirectory()) continue;
     const f = file('copilot', path.join(state, d.name, 'events.jsonl'), d.name);
@@ -99,15 +96,26 @@ function copilotFiles(root: string, out: SessionFile[], missing: Unlisted[]): vo
   }
 }
 
+/** The folder each agent keeps its sessions in under this home: where an import looks, as a person is told it. */
+export function sessionFolders(home: string, env: NodeJS.ProcessEnv): Record<ImportAgent, string> {
+  const homes = agentHomes(home, env);
+  return {
+    'claude-code': path.join(homes['claude-code'], 'projects'),
+    codex: path.join(homes.codex, CODEX_SESSIONS),
+    gemini: path.join(homes.gemini, 'tmp'),
+    copilot: path.join(homes.copilot, 'session-state'),
+  };
+}
+
 /** The session files of `agents` under this home, oldest first (by mtime, then path: the same order every run). */
 export function sessionFiles(agents: readonly ImportAgent[], home: string, env: NodeJS.ProcessEnv): { files: SessionFile[]; unlisted: Unlisted[] } {
-  const homes = agentHomes(home, env);
+  const folders = sessionFolders(home, env);
   const files: SessionFile[] = [];
   const unlisted: Unlisted[] = [];
-  if (agents.includes('claude-code')) claudeFiles(homes['claude-code'], files, unlisted);
-  if (agents.includes('codex')) codexFiles(path.join(homes.codex, CODEX_SESSIONS), files, unlisted);
-  if (agents.includes('gemini')) geminiFiles(homes.gemini, files, unlisted);
-  if (agents.includes('copilot')) copilotFiles(homes.copilot, files, unlisted);
+  if (agents.includes('claude-code')) claudeFiles(folders['claude-code'], files, unlisted);
+  if (agents.includes('codex')) codexFiles(folders.codex, files, unlisted);
+  if (agents.includes('gemini')) geminiFiles(folders.gemini, files, unlisted);
+  if (agents.includes('copilot')) copilotFiles(folders.copilot, files, unlisted);
   const kept = files.filter(Boolean);
   kept.sort((a, b) => a.mtime - b.mtime || (a.file < b.file ? -1 : a.file > b.file ? 1 : 0));
   return { files: kept, unlisted };
