@@ -41,6 +41,7 @@ export const Commands = {
   showCheckpoints: 'baton.showCheckpoints',
   commitForm: 'baton.commitForm',
   discardForm: 'baton.discardForm',
+  importPastSessions: 'baton.importPastSessions',
 } as const;
 
 /** `contextValue`s of tree items; menus match them with `viewItem == …`. */

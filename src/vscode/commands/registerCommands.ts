@@ -11,6 +11,7 @@ import { Commands } from '../ids';
 import type { Log } from '../log';
 import type { TranscriptDocuments } from '../transcriptDocuments';
 import { ClaudeCodeCommands } from './claudeCodeCommands';
+import { ImportCommand } from './importCommand';
 import { NavigationCommands } from './navigationCommands';
 import { SearchCommand } from './searchCommand';
 import { SessionCommands } from './sessionCommands';
@@ -62,6 +63,7 @@ export function registerCommands({
   const onPath = new PathCommand(extensionPath, log, connected);
   const syncing = new SyncCommands(host, sync, log);
   const search = new SearchCommand(host, log);
+  const past = new ImportCommand(host, log);
   const handlers: Record<(typeof Commands)[keyof typeof Commands], (...args: unknown[]) => unknown> = {
     [Commands.commitCheckpoint]: write.commit,
     [Commands.handOff]: write.handOff,
@@ -90,6 +92,7 @@ export function registerCommands({
     [Commands.showCheckpoints]: nav.showCheckpoints,
     [Commands.commitForm]: forms.commitActive,
     [Commands.discardForm]: forms.discardActive,
+    [Commands.importPastSessions]: past.importPastSessions,
   };
   return Object.entries(handlers).map(([id, handler]) => vscode.commands.registerCommand(id, handler));
 }
