@@ -113,7 +113,7 @@ export class ImportCommand {
     }));
     const picked = await vscode.window.showQuickPick(items, {
       title: 'Baton: Import Past Sessions',
-      placeHolder: 'Each past session becomes one checkpoint (its request, its last message, files and commands); importing again writes nothing twice',
+      placeHolder: 'Agents whose sessions become checkpoints',
       canPickMany: true,
       ignoreFocusOut: true,
     });
