@@ -13,6 +13,7 @@ import { rootProject, safeScope } from '../core/names';
 import { day } from '../core/time';
 import { readBinding } from '../adapters/agentSessions';
 import type { ImportAgent } from '../core/importAgents';
+import { AGENT_NAME_OF } from '../core/importAgents';
 import type { SessionFile } from '../adapters/transcripts/sessionFiles';
 import { sessionFiles } from '../adapters/transcripts/sessionFiles';
 import type { PastCheckpoint } from './pastSessions';
@@ -125,10 +126,10 @@ export async function importSessions(baton: Baton, o: ImportOptions): Promise<Im
     const s = read.session;
     if (o.since !== undefined && s.ended < o.since) return;
     if (only && rootProject(s.scope) !== only) return;
-    const k = key(s.agent, s.id);
+    const k = key(AGENT_NAME_OF[s.agent], s.id);
     const already = known.get(k);
     if (already) return skip(f.file, `already in the vault (checkpoint ${already})`);
-    if (readBinding(o.vaultRoot, s.agent, s.id)) return skip(f.file, "Baton's hooks followed this session (Baton keeps its session binding)");
+    if (readBinding(o.vaultRoot, AGENT_NAME_OF[s.agent], s.id)) return skip(f.file, "Baton's hooks followed this session (Baton keeps its session binding)");
     if (seenHere.has(k)) return skip(f.file, `another file of this import holds session ${s.id}`);
     seenHere.add(k);
     if (s.skippedLines) skip(f.file, `skipped ${s.skippedLines}; the rest imported`);
@@ -144,7 +145,7 @@ export async function importSessions(baton: Baton, o: ImportOptions): Promise<Im
   ready.sort((a, b) => a.ended - b.ended || (a.file < b.file ? -1 : a.file > b.file ? 1 : 0));
   for (const [i, s] of ready.entries()) {
     if (o.cancelled?.()) return stopped(report, ready.length - i, o);
-    const entry: ImportedCheckpoint = { agent: s.agent, project: s.scope, session: '', slug: '', source: rel(s.file), agentSession: s.id };
+    const entry: ImportedCheckpoint = { agent: AGENT_NAME_OF[s.agent], project: s.scope, session: '', slug: '', source: rel(s.file), agentSession: s.id };
     if (o.dryRun) {
       report.checkpoints.push(entry);
       continue;
@@ -152,7 +153,7 @@ export async function importSessions(baton: Baton, o: ImportOptions): Promise<Im
     try {
       const r = await baton.commit({
         scope: s.scope,
-        agent: s.agent,
+        agent: AGENT_NAME_OF[s.agent],
         fields: checkpointOf(s),
         extra: { [IMPORTED_KEY]: s.id, agent_session: s.id },
         at: s.ended,

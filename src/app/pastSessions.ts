@@ -9,6 +9,7 @@ import { readClaudeSession } from '../adapters/transcripts/claudePast';
 import { readCodexSession } from '../adapters/transcripts/codexPast';
 import { readCopilotSession } from '../adapters/transcripts/copilotPast';
 import { readGeminiSession } from '../adapters/transcripts/geminiPast';
+import { readVscodeCopilotSession } from '../adapters/transcripts/vscodeCopilotPast';
 import { tallyText } from '../adapters/transcripts/jsonlStream';
 import type { PastCommand, PastSession } from '../adapters/transcripts/pastSession';
 import type { ImportAgent } from '../core/importAgents';
@@ -22,6 +23,7 @@ const READERS: Record<ImportAgent, (file: string) => PastSession> = {
   codex: readCodexSession,
   gemini: readGeminiSession,
   copilot: readCopilotSession,
+  'vscode-copilot': readVscodeCopilotSession,
 };
 
 const TASK_CHARS = 1200;
@@ -64,7 +66,7 @@ function commandsOf(s: PastSession): string[] {
 
 /** The project of the folder a session ran in (the contract's rules, worktrees included), or why there is none. */
 function scopeFor(s: PastSession, f: SessionFile, home: string): { scope: string; cwd: string } | { reason: string } {
-  const cwd = s.cwd || (f.agent === 'gemini' ? geminiProjectRoot(f.file) : '');
+  const cwd = s.cwd || f.cwdHint || (f.agent === 'gemini' ? geminiProjectRoot(f.file) : '');
   const raw = cwd && path.isAbsolute(cwd) ? scopeOf(cwd, home) : f.projectHint || null;
   if (raw === null) return { reason: cwd ? 'it ran in the home folder or at the root, which is no project' : 'it names no folder it ran in' };
   try {

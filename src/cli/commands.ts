@@ -3,6 +3,7 @@
 // (usage.ts), and the dispatch table in run.ts must name exactly these
 // commands, which the compiler checks.
 import type { CommandSpec, Flags, Input } from './args';
+import { IMPORT_AGENTS } from '../core/importAgents';
 
 const json = { json: { type: 'boolean', help: 'print JSON instead of text' } } as const satisfies Flags;
 const project = { project: { type: 'string', short: 'p', value: 'P', help: "the project (else BATON_PROJECT, else the current folder's)" } } as const satisfies Flags;
@@ -102,7 +103,9 @@ export const COMMANDS = {
       ...json,
     },
     about: "the agents' past sessions on this machine, one checkpoint each",
-    notes: ['AGENT is one of claude-code, codex, gemini, copilot (default: all four). A session imported or captured before is skipped.'],
+    notes: [
+      `AGENT is one of ${IMPORT_AGENTS.join(', ')} (default: all); vscode-copilot is VS Code's Copilot Chat, whose checkpoints name copilot as its hooks do. A session imported or captured before is skipped.`,
+    ],
   },
   mcp: { flags: basicMemory, about: 'the MCP server on stdio' },
   hook: {

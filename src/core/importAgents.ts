@@ -1,8 +1,17 @@
 // The agents whose past sessions `baton import` reads (issue 27), by the
 // names their hooks write as (hooks/hosts.ts AGENT_OF): one list for the
 // command's arguments, its help and the readers.
-export type ImportAgent = 'claude-code' | 'codex' | 'gemini' | 'copilot';
-export const IMPORT_AGENTS: readonly ImportAgent[] = ['claude-code', 'codex', 'gemini', 'copilot'];
+export type ImportAgent = 'claude-code' | 'codex' | 'gemini' | 'copilot' | 'vscode-copilot';
+export const IMPORT_AGENTS: readonly ImportAgent[] = ['claude-code', 'codex', 'gemini', 'copilot', 'vscode-copilot'];
+
+/** The agent a checkpoint names, as the hooks write it: VS Code's Copilot Chat writes as copilot (hooks/hosts.ts AGENT_OF). */
+export const AGENT_NAME_OF: Record<ImportAgent, string> = {
+  'claude-code': 'claude-code',
+  codex: 'codex',
+  gemini: 'gemini',
+  copilot: 'copilot',
+  'vscode-copilot': 'copilot',
+};
 
 /** How a person knows each agent (the editor's pick of what to import). */
 export const IMPORT_AGENT_LABELS: Record<ImportAgent, string> = {
@@ -10,4 +19,5 @@ export const IMPORT_AGENT_LABELS: Record<ImportAgent, string> = {
   codex: 'Codex CLI',
   gemini: 'Gemini CLI',
   copilot: 'GitHub Copilot CLI',
+  'vscode-copilot': 'VS Code Copilot Chat',
 };

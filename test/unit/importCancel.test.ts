@@ -64,6 +64,7 @@ describe('import past sessions: the look before, and cancel', function () {
       { agent: 'codex', folder: path.join(elsewhere, 'sessions') },
       { agent: 'gemini', folder: path.join(h.home, '.gemini/tmp') },
       { agent: 'copilot', folder: path.join(h.home, '.copilot/session-state') },
+      { agent: 'vscode-copilot', folder: path.join(h.home, '.config/Code/User/workspaceStorage') },
     ]);
   });
 

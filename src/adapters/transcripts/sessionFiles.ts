@@ -5,12 +5,15 @@
 //   Codex        <CODEX_HOME or ~/.codex>/sessions/**/rollout-*.jsonl
 //   Gemini CLI   <GEMINI_CLI_HOME or ~>/.gemini/tmp/*/chats/session-*.json[l]
 //   Copilot CLI  <COPILOT_HOME or ~/.copilot>/session-state/*/events.jsonl
+//   VS Code      <user data>/User/workspaceStorage/*/chatSessions/*.json[l]
+//                (Copilot Chat; vscodeCopilotPast.ts), for Code and Code - Insiders
 // A folder that cannot be listed is reported, never fatal; links are not
 // followed (a link out of an agent's folder is nobody's session).
 import * as fs from 'fs';
 import * as path from 'path';
 import type { ImportAgent } from '../../core/importAgents';
 import { geminiHome } from '../agents/geminiSettings';
+import { workspaceFolder } from './vscodeCopilotPast';
 
 /** Codex's folder of rollouts under CODEX_HOME: the agent's, not the vault's `sessions/`. */
 const CODEX_SESSIONS = 'sessions';
@@ -24,6 +27,8 @@ export interface SessionFile {
   idHint: string;
   /** Gemini's project folder name, where its recording names no folder. */
   projectHint: string;
+  /** The folder the session ran in where its file does not say (VS Code's workspace.json); "" when unknown. */
+  cwdHint: string;
 }
 
 export interface Unlisted {
@@ -34,13 +39,33 @@ export interface Unlisted {
 const abs = (v: string | undefined): string => (v?.trim() && path.isAbsolute(v.trim()) ? path.resolve(v.trim()) : '');
 
 /** Each agent's own folder, as its environment moves it. */
-export function agentHomes(home: string, env: NodeJS.ProcessEnv): Record<ImportAgent, string> {
+export function agentHomes(home: string, env: NodeJS.ProcessEnv): Record<Exclude<ImportAgent, 'vscode-copilot'>, string> {
   return {
     'claude-code': abs(env.CLAUDE_CONFIG_DIR) || path.join(home, '.claude'),
     codex: abs(env.CODEX_HOME) || path.join(home, '.codex'),
     gemini: path.join(geminiHome(home, env), '.gemini'),
     copilot: abs(env.COPILOT_HOME) || path.join(home, '.copilot'),
   };
+}
+
+/**
+ * Where VS Code keeps its user data, as VS Code finds it (microsoft/vscode
+ * src/vs/platform/environment/node/userDataPath.ts): VSCODE_PORTABLE's
+ * user-data, else VSCODE_APPDATA, else APPDATA on Windows, ~/Library/Application
+ * Support on macOS, XDG_CONFIG_HOME or ~/.config elsewhere; then the product's
+ * folder (Code, Code - Insiders). The workspaceStorage folders, stable first.
+ */
+export function vscodeWorkspaceStorages(home: string, env: NodeJS.ProcessEnv, platform: NodeJS.Platform = process.platform): string[] {
+  const portable = abs(env.VSCODE_PORTABLE);
+  if (portable) return [path.join(portable, 'user-data', 'User', 'workspaceStorage')];
+  const appData =
+    abs(env.VSCODE_APPDATA) ||
+    (platform === 'win32'
+      ? abs(env.APPDATA) || path.join(home, 'AppData', 'Roaming')
+      : platform === 'darwin'
+        ? path.join(home, 'Library', 'Application Support')
+        : abs(env.XDG_CONFIG_HOME) || path.join(home, '.config'));
+  return ['Code', 'Code - Insiders'].map((product) => path.join(appData, product, 'User', 'workspaceStorage'));
 }
 
 function list(dir: string, missing: Unlisted[]): fs.Dirent[] {
@@ -53,9 +78,9 @@ function list(dir: string, missing: Unlisted[]): fs.Dirent[] {
   }
 }
 
-function file(agent: ImportAgent, f: string, idHint = '', projectHint = ''): SessionFile | null {
+function file(agent: ImportAgent, f: string, idHint = '', projectHint = '', cwdHint = ''): SessionFile | null {
   try {
-    return { agent, file: f, mtime: Math.floor(fs.statSync(f).mtimeMs / 1000), idHint, projectHint };
+    return { agent, file: f, mtime: Math.floor(fs.statSync(f).mtimeMs / 1000), idHint, projectHint, cwdHint };
   } catch {
     return null;
   }
@@ -104,7 +129,24 @@ export function sessionFolders(home: string, env: NodeJS.ProcessEnv): Record<Imp
     codex: path.join(homes.codex, CODEX_SESSIONS),
     gemini: path.join(homes.gemini, 'tmp'),
     copilot: path.join(homes.copilot, 'session-state'),
+    'vscode-copilot': vscodeWorkspaceStorages(home, env)[0],
   };
+}
+
+function vscodeFiles(storages: string[], out: SessionFile[], missing: Unlisted[]): void {
+  for (const storage of storages) {
+    for (const w of list(storage, missing)) {
+      if (!w.isDirectory()) continue;
+      const chats = path.join(storage, w.name, 'chatSessions');
+      const sessions = list(chats, missing).filter((f) => f.isFile() && /\.jsonl?$/.test(f.name));
+      if (!sessions.length) continue;
+      const folder = workspaceFolder(path.join(storage, w.name, 'workspace.json'));
+      for (const f of sessions) {
+        const found = file('vscode-copilot', path.join(chats, f.name), f.name.replace(/\.jsonl?$/, ''), '', folder);
+        if (found) out.push(found);
+      }
+    }
+  }
 }
 
 /** The session files of `agents` under this home, oldest first (by mtime, then path: the same order every run). */
@@ -116,6 +158,7 @@ export function sessionFiles(agents: readonly ImportAgent[], home: string, env: 
   if (agents.includes('codex')) codexFiles(folders.codex, files, unlisted);
   if (agents.includes('gemini')) geminiFiles(folders.gemini, files, unlisted);
   if (agents.includes('copilot')) copilotFiles(folders.copilot, files, unlisted);
+  if (agents.includes('vscode-copilot')) vscodeFiles(vscodeWorkspaceStorages(home, env), files, unlisted);
   const kept = files.filter(Boolean);
   kept.sort((a, b) => a.mtime - b.mtime || (a.file < b.file ? -1 : a.file > b.file ? 1 : 0));
   return { files: kept, unlisted };

@@ -28,6 +28,8 @@ export const COPILOT_FILE = `.copilot/session-state/${COPILOT_ID}/events.jsonl`;
 export interface Home {
   home: string;
   vault: string;
+  /** The CLI's environment (a test may add to it). */
+  env: Record<string, string | undefined>;
   put(rel: string, text: string): string;
   /** `baton import ARGS…`; a usage error is exit 2, as the CLI exits. */
   baton(...args: string[]): Promise<{ code: number; out: string; err: string }>;
@@ -46,16 +48,18 @@ export function makeHome(): Home {
     fs.utimesSync(f, hourAgo, hourAgo);
     return f;
   };
+  const env: Record<string, string | undefined> = { HOME: home, BATON_VAULT: vault, PATH: process.env.PATH };
   return {
     home,
     vault,
+    env,
     put,
     baton: async (...args) => {
       let out = '';
       let err = '';
       const io = {
         cwd: home,
-        env: { HOME: home, BATON_VAULT: vault, PATH: process.env.PATH },
+        env,
         out: (t: string) => void (out += t),
         err: (t: string) => void (err += t),
         stdin: async () => '',
