@@ -55,6 +55,27 @@ async function acceptPick(): Promise<void> {
   await page.locator('.quick-input-widget').waitFor({ state: 'hidden', timeout: 15000 });
 }
 
+/**
+ * Room for the imported projects, as a person makes it: the tree draws only
+ * the rows in sight, and after connect.ui.ts the Agents view holds most of
+ * the side bar (CI's run: the Checkpoints pane showed the workspace's project
+ * and five of its rows, no imported one). With every other Baton view
+ * collapsed Checkpoints is the one pane left to fill the side bar, and the
+ * workspace's own project, collapsed, leaves the rest of the list in sight.
+ */
+async function makeRoom(sidebar: Locator, pane: Locator): Promise<void> {
+  for (const name of ['Agents', 'Plans', 'Abandoned Sessions']) {
+    const h = sidebar.locator(`.pane-header[aria-label^="${name}"]`).first();
+    if ((await h.count()) && (await h.getAttribute('aria-expanded')) === 'true') await h.click();
+  }
+  const own = pane.getByRole('treeitem', { name: /^kestrel\b/ }).first();
+  await own.waitFor({ timeout: 30000 });
+  if ((await own.getAttribute('aria-expanded')) === 'true') {
+    await own.locator('.monaco-tl-twistie').click();
+    await workbench().page.waitForFunction((el) => el?.getAttribute('aria-expanded') === 'false', await own.elementHandle(), { timeout: 15000 });
+  }
+}
+
 describe('import past sessions (UI)', function () {
   this.timeout(180_000);
   const made: string[] = [];
@@ -88,6 +109,7 @@ describe('import past sessions (UI)', function () {
     await page.locator('[id="status.notifications"]').click();
     await page.locator('.notifications-center.visible').waitFor({ state: 'hidden', timeout: 15000 });
     const pane = await expandPane(sidebar, 'Checkpoints');
+    await makeRoom(sidebar, pane);
     const tide = pane.getByRole('treeitem', { name: /^tide-tables/ });
     await tide.waitFor({ timeout: 30000 });
     for (const p of ['claude', 'codex-cart', 'gemini', 'shop']) await pane.getByRole('treeitem', { name: new RegExp(`^${p}\\b`) }).waitFor({ timeout: 15000 });
