@@ -43,6 +43,8 @@ export interface HookPayload {
   reason: string;
   toolName: string;
   toolInput: Record<string, unknown>;
+  /** post-tool-use: the host's id of the call (Claude Code, Codex: `tool_use_id`), "" when none. */
+  toolUseId?: string;
   /** post-tool-use: the shell command the tool ran and how it ended (hooks/shellRun.ts), null for any other tool. */
   shell?: ShellCall | null;
 }

@@ -8,9 +8,10 @@ import type { ClaimCheck, Evidence } from '../core/evidence';
 import { EVIDENCE_KEY, checkClaims, evidenceOf, evidenceRecord } from '../core/evidence';
 import { editedPath } from '../core/edits';
 import { safeScope } from '../core/names';
-import { linkClaims, normalCommand, unfixedFailures, type Run } from '../core/runs';
+import { linkClaims, normalCommand, unfixedFailures, withRecordedExits, type Run } from '../core/runs';
 import { normalizeTouchPath } from '../core/touching';
 import { FileHashes } from '../adapters/fileHashes';
+import { codexExits } from '../adapters/transcripts/codexExits';
 import { changedSince, headState, topLevel } from '../adapters/git/headState';
 import { readRuns } from '../adapters/vault/runLog';
 import { projectRoot } from './projectDir';
@@ -46,6 +47,15 @@ async function sessionRuns(baton: Baton, scope: string, agent: string): Promise<
   return { runs, edits, base };
 }
 
+/** The runs with the exits their hosts recorded after the hook (Codex's rollout, codexExits.ts): one read of each file. */
+function recordedExits(runs: readonly Run[]): Run[] {
+  const calls = new Map<string, { callId: string; at: number }[]>();
+  for (const r of runs) if (r.status === 'unknown' && r.endIn) calls.set(r.endIn.file, [...(calls.get(r.endIn.file) ?? []), r.endIn]);
+  if (!calls.size) return [...runs];
+  const exits = new Map([...calls].map(([file, c]) => [file, codexExits(file, c)]));
+  return withRecordedExits(runs, (r) => (r.endIn ? exits.get(r.endIn.file)?.get(r.endIn.callId) : undefined));
+}
+
 export interface EvidenceRequest {
   scope: string;
   agent: string;
@@ -78,7 +88,7 @@ export async function evidenceFor(baton: Baton, req: EvidenceRequest): Promise<{
       return { extra: { [EVIDENCE_KEY]: record }, commands: given };
     }
     const session = await sessionRuns(baton, scope, req.agent);
-    const runs = [...session.runs, ...(req.runs ?? [])];
+    const runs = [...recordedExits(session.runs), ...(req.runs ?? [])];
     // A failed command the agent listed itself gets its status; one it left out is added.
     const failed = new Map(unfixedFailures(runs).map((f) => [normalCommand(f.command), f.line]));
     const commands = given.map((c) => failed.get(normalCommand(c)) ?? c);

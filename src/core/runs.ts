@@ -23,6 +23,21 @@ export interface Run extends ShellCall {
   head: string;
   /** Whether tracked files differed from HEAD; null when git could not tell. */
   dirty: boolean | null;
+  /**
+   * Where the host records how the call ended when its payload does not say
+   * (Codex's rollout: the file, the call's id, the file's size when the hook
+   * heard of it), for a checkpoint to read; only on an `unknown` run.
+   */
+  endIn?: { file: string; callId: string; at: number };
+}
+
+/** The runs with each `unknown` one's exit as its host recorded it (`exitOf`), where it did: passed on 0, failed otherwise. */
+export function withRecordedExits(runs: readonly Run[], exitOf: (r: Run) => number | undefined): Run[] {
+  return runs.map((r) => {
+    if (r.status !== 'unknown' || !r.endIn) return r;
+    const exit = exitOf(r);
+    return exit === undefined ? r : { ...r, status: exit === 0 ? 'passed' : 'failed', exit };
+  });
 }
 
 /** Commands compared as typed: whitespace runs made one space, ends trimmed, backticks and quotes around them dropped. */

@@ -52,6 +52,7 @@ export function parsePayload(raw: string, installedFor: Host = 'claude-code'): H
     reason: text(value.reason) || text(value.status) || text(value.stopReason),
     toolName: toolNameOf(value),
     toolInput: isObject(value.tool_input) ? value.tool_input : {},
+    toolUseId: text(value.tool_use_id),
     edited: editedFiles(value, host),
     shell: shellCallOf(value, host, toolNameOf(value)),
   };

@@ -15,11 +15,12 @@
 //   (0.169.0, gpt-5.5's exec_command tool, test/fixtures/hooks/codex-*.json):
 //   tool_response is the command's own output as a string ("" for none) and
 //   nothing else; "Process exited with code N" is in what the model is told,
-//   not in the hook's payload, nor yet in the rollout when the hook runs. So
-//   no words of a Codex response are read (a command printing "exit code 0"
-//   would pass for Codex's verdict): only a metadata.exit_code of a response
-//   that is itself an object (codex-rs/hooks/src/schema.rs allows a JSON
-//   value), else unknown.
+//   not in the hook's payload. So no words of a Codex response are read (a
+//   command printing "exit code 0" would pass for Codex's verdict): only a
+//   metadata.exit_code of a response that is itself an object
+//   (codex-rs/hooks/src/schema.rs allows a JSON value), else unknown here;
+//   the exit then comes from Codex's rollout by the call's tool_use_id
+//   (app/runHooks.ts, adapters/transcripts/codexExits.ts).
 // - Gemini CLI: AfterTool with tool_name "run_shell_command", tool_input.command,
 //   tool_response {llmContent, returnDisplay, error?} (docs/hooks/reference.md).
 //   Seen (0.61.0, test/fixtures/hooks/gemini-*.json): llmContent is

@@ -64,7 +64,10 @@ export function readRuns(root: string, scope: string): Run[] {
     if (!line.trim()) continue;
     try {
       const v: unknown = JSON.parse(line);
-      if (isRun(v)) out.push({ ...v, head: typeof v.head === 'string' ? v.head : '', dirty: typeof v.dirty === 'boolean' ? v.dirty : null });
+      if (!isRun(v)) continue;
+      const { endIn, ...run } = v;
+      const end = endIn && typeof endIn.file === 'string' && typeof endIn.callId === 'string' && typeof endIn.at === 'number' ? { endIn } : {};
+      out.push({ ...run, ...end, head: typeof v.head === 'string' ? v.head : '', dirty: typeof v.dirty === 'boolean' ? v.dirty : null });
     } catch {
       // a line torn by a full disk
     }
