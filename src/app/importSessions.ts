@@ -15,7 +15,7 @@ import { readBinding } from '../adapters/agentSessions';
 import type { ImportAgent } from '../core/importAgents';
 import { AGENT_NAME_OF } from '../core/importAgents';
 import type { SessionFile } from '../adapters/transcripts/sessionFiles';
-import { sessionFiles } from '../adapters/transcripts/sessionFiles';
+import { historyFiles } from './pastHistory';
 import type { PastCheckpoint } from './pastSessions';
 import { readPastSession } from './pastSessions';
 
@@ -107,7 +107,7 @@ export async function importSessions(baton: Baton, o: ImportOptions): Promise<Im
   const skip = (source: string, reason: string): void => void report.skipped.push({ source: rel(source), reason });
   const now = o.now ?? Math.floor(Date.now() / 1000);
   const only = o.project ? rootProject(safeScope(o.project)) : '';
-  const { files, unlisted } = sessionFiles(o.agents, o.home, o.env);
+  const { files, unlisted } = await historyFiles(o.agents, o.home, o.env);
   for (const u of unlisted) skip(u.source, u.reason);
   const known = await knownSessions(baton);
   const ready: PastCheckpoint[] = [];

@@ -14,11 +14,12 @@ import { tallyText } from '../adapters/transcripts/jsonlStream';
 import type { PastCommand, PastSession } from '../adapters/transcripts/pastSession';
 import type { ImportAgent } from '../core/importAgents';
 import type { SessionFile } from '../adapters/transcripts/sessionFiles';
+import type { CursorSessionFile } from '../adapters/transcripts/cursorPast';
 import { geminiProjectRoot } from '../adapters/transcripts/sessionFiles';
 import { clip } from '../adapters/transcripts/userWords';
 import { projectRoots, repoRelative } from './editedPaths';
 
-const READERS: Record<ImportAgent, (file: string) => PastSession> = {
+const READERS: Record<Exclude<ImportAgent, 'cursor'>, (file: string) => PastSession> = {
   'claude-code': readClaudeSession,
   codex: readCodexSession,
   gemini: readGeminiSession,
@@ -82,7 +83,10 @@ const shortSha = (sha: string): string => (/^[0-9a-f]{40}$/i.test(sha) ? sha.sli
 export function readPastSession(f: SessionFile, home: string): Read {
   let s: PastSession;
   try {
-    s = READERS[f.agent](f.file);
+    // A Cursor chat was read with its database (cursorPast.ts); every other agent's is a file of its own.
+    if ('preRead' in f) s = (f as CursorSessionFile).preRead;
+    else if (f.agent === 'cursor') return { reason: 'a Cursor chat is read from its database, not on its own' };
+    else s = READERS[f.agent](f.file);
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
     const why = typeof code === 'string' ? code : (err instanceof Error ? err.message : String(err)).split(f.file).join('it');

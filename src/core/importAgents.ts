@@ -1,8 +1,8 @@
 // The agents whose past sessions `baton import` reads (issue 27), by the
 // names their hooks write as (hooks/hosts.ts AGENT_OF): one list for the
 // command's arguments, its help and the readers.
-export type ImportAgent = 'claude-code' | 'codex' | 'gemini' | 'copilot' | 'vscode-copilot';
-export const IMPORT_AGENTS: readonly ImportAgent[] = ['claude-code', 'codex', 'gemini', 'copilot', 'vscode-copilot'];
+export type ImportAgent = 'claude-code' | 'codex' | 'gemini' | 'copilot' | 'vscode-copilot' | 'cursor';
+export const IMPORT_AGENTS: readonly ImportAgent[] = ['claude-code', 'codex', 'gemini', 'copilot', 'vscode-copilot', 'cursor'];
 
 /** The agent a checkpoint names, as the hooks write it: VS Code's Copilot Chat writes as copilot (hooks/hosts.ts AGENT_OF). */
 export const AGENT_NAME_OF: Record<ImportAgent, string> = {
@@ -11,6 +11,7 @@ export const AGENT_NAME_OF: Record<ImportAgent, string> = {
   gemini: 'gemini',
   copilot: 'copilot',
   'vscode-copilot': 'copilot',
+  cursor: 'cursor',
 };
 
 /** How a person knows each agent (the editor's pick of what to import). */
@@ -20,4 +21,5 @@ export const IMPORT_AGENT_LABELS: Record<ImportAgent, string> = {
   gemini: 'Gemini CLI',
   copilot: 'GitHub Copilot CLI',
   'vscode-copilot': 'VS Code Copilot Chat',
+  cursor: 'Cursor',
 };

@@ -33,12 +33,12 @@ describe('import past sessions: the look before, and cancel', function () {
     other = undefined;
   });
 
-  it('counts each agent’s session files and since when, without opening them', () => {
+  it('counts each agent’s session files and since when, without opening them', async () => {
     realHistory(h);
     h.put(CLAUDE_FILE.replace(/[^/]+\.jsonl$/, 'second.jsonl'), fixture('claude-code/new-session.jsonl'));
     const day = new Date('2026-03-04T10:00:00Z');
     fs.utimesSync(path.join(h.home, CLAUDE_FILE), day, day);
-    const r = pastHistory(h.home, { HOME: h.home });
+    const r = await pastHistory(h.home, { HOME: h.home });
     assert.deepEqual(
       r.found.map((a) => [a.agent, a.sessions]),
       [
@@ -55,9 +55,9 @@ describe('import past sessions: the look before, and cancel', function () {
     assert.deepEqual(r.unlisted, []);
   });
 
-  it('finds nothing in an empty home, and names every folder it looked in (the agents’ own variables honoured)', () => {
+  it('finds nothing in an empty home, and names every folder it looked in (the agents’ own variables honoured)', async () => {
     const elsewhere = path.join(h.home, 'codex-home');
-    const r = pastHistory(h.home, { HOME: h.home, CODEX_HOME: elsewhere });
+    const r = await pastHistory(h.home, { HOME: h.home, CODEX_HOME: elsewhere });
     assert.deepEqual(r.found, []);
     assert.deepEqual(r.looked, [
       { agent: 'claude-code', folder: path.join(h.home, '.claude/projects') },
@@ -65,6 +65,7 @@ describe('import past sessions: the look before, and cancel', function () {
       { agent: 'gemini', folder: path.join(h.home, '.gemini/tmp') },
       { agent: 'copilot', folder: path.join(h.home, '.copilot/session-state') },
       { agent: 'vscode-copilot', folder: path.join(h.home, '.config/Code/User/workspaceStorage') },
+      { agent: 'cursor', folder: path.join(h.home, '.config/Cursor/User/globalStorage') },
     ]);
   });
 

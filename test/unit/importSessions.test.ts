@@ -238,7 +238,7 @@ describe('baton import', function () {
     assert.equal(text.code, 0);
     assert.match(text.out, new RegExp(`^would import  codex  codex-cart  ${CODEX_ID}  ${CODEX_FILE.replace(/\./g, '\\.')}$`, 'm'));
     assert.match(text.err, /Reading 1 session file\(s\) of codex/);
-    assert.equal((await h.baton('cursor')).code, 2);
+    assert.equal((await h.baton('windsurf')).code, 2);
   });
 
   it('names the project of a session in a linked worktree as project/worktree', async () => {

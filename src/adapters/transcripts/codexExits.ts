@@ -128,7 +128,7 @@ export function codexExits(file: string, calls: readonly { callId: string; at: n
       if (end.exit !== undefined && !found.has(end.id)) found.set(end.id, end.exit);
       if (end.final || end.exit !== undefined) open.delete(end.id);
     };
-    for (let at = from; at < until && open.size; ) {
+    for (let at = from; at < until && open.size;) {
       const n = fs.readSync(fd, buf, 0, Math.min(CHUNK, until - at), at);
       if (n === 0) break;
       at += n;

@@ -7,6 +7,8 @@
 //   Copilot CLI  <COPILOT_HOME or ~/.copilot>/session-state/*/events.jsonl
 //   VS Code      <user data>/User/workspaceStorage/*/chatSessions/*.json[l]
 //                (Copilot Chat; vscodeCopilotPast.ts), for Code and Code - Insiders
+//   Cursor       <user data>/Cursor/User/globalStorage/state.vscdb (SQLite;
+//                cursorPast.ts lists and reads its chats)
 // A folder that cannot be listed is reported, never fatal; links are not
 // followed (a link out of an agent's folder is nobody's session).
 import * as fs from 'fs';
@@ -39,7 +41,7 @@ export interface Unlisted {
 const abs = (v: string | undefined): string => (v?.trim() && path.isAbsolute(v.trim()) ? path.resolve(v.trim()) : '');
 
 /** Each agent's own folder, as its environment moves it. */
-export function agentHomes(home: string, env: NodeJS.ProcessEnv): Record<Exclude<ImportAgent, 'vscode-copilot'>, string> {
+export function agentHomes(home: string, env: NodeJS.ProcessEnv): Record<Exclude<ImportAgent, 'vscode-copilot' | 'cursor'>, string> {
   return {
     'claude-code': abs(env.CLAUDE_CONFIG_DIR) || path.join(home, '.claude'),
     codex: abs(env.CODEX_HOME) || path.join(home, '.codex'),
@@ -49,15 +51,15 @@ export function agentHomes(home: string, env: NodeJS.ProcessEnv): Record<Exclude
 }
 
 /**
- * Where VS Code keeps its user data, as VS Code finds it (microsoft/vscode
- * src/vs/platform/environment/node/userDataPath.ts): VSCODE_PORTABLE's
- * user-data, else VSCODE_APPDATA, else APPDATA on Windows, ~/Library/Application
- * Support on macOS, XDG_CONFIG_HOME or ~/.config elsewhere; then the product's
- * folder (Code, Code - Insiders). The workspaceStorage folders, stable first.
+ * The `User` folders of an editor built on VS Code, as VS Code finds its own
+ * (microsoft/vscode src/vs/platform/environment/node/userDataPath.ts):
+ * VSCODE_PORTABLE's user-data, else VSCODE_APPDATA, else APPDATA on Windows,
+ * ~/Library/Application Support on macOS, XDG_CONFIG_HOME or ~/.config
+ * elsewhere; then the product's folder (Code, Code - Insiders, Cursor).
  */
-export function vscodeWorkspaceStorages(home: string, env: NodeJS.ProcessEnv, platform: NodeJS.Platform = process.platform): string[] {
+export function editorUserDirs(products: readonly string[], home: string, env: NodeJS.ProcessEnv, platform: NodeJS.Platform = process.platform): string[] {
   const portable = abs(env.VSCODE_PORTABLE);
-  if (portable) return [path.join(portable, 'user-data', 'User', 'workspaceStorage')];
+  if (portable) return [path.join(portable, 'user-data', 'User')];
   const appData =
     abs(env.VSCODE_APPDATA) ||
     (platform === 'win32'
@@ -65,7 +67,12 @@ export function vscodeWorkspaceStorages(home: string, env: NodeJS.ProcessEnv, pl
       : platform === 'darwin'
         ? path.join(home, 'Library', 'Application Support')
         : abs(env.XDG_CONFIG_HOME) || path.join(home, '.config'));
-  return ['Code', 'Code - Insiders'].map((product) => path.join(appData, product, 'User', 'workspaceStorage'));
+  return products.map((product) => path.join(appData, product, 'User'));
+}
+
+/** VS Code's workspaceStorage folders, stable first. */
+export function vscodeWorkspaceStorages(home: string, env: NodeJS.ProcessEnv, platform: NodeJS.Platform = process.platform): string[] {
+  return editorUserDirs(['Code', 'Code - Insiders'], home, env, platform).map((u) => path.join(u, 'workspaceStorage'));
 }
 
 function list(dir: string, missing: Unlisted[]): fs.Dirent[] {
@@ -130,6 +137,8 @@ export function sessionFolders(home: string, env: NodeJS.ProcessEnv): Record<Imp
     gemini: path.join(homes.gemini, 'tmp'),
     copilot: path.join(homes.copilot, 'session-state'),
     'vscode-copilot': vscodeWorkspaceStorages(home, env)[0],
+    // One database, read by cursorPast.ts (asynchronously: sql.js), not listed here.
+    cursor: path.join(editorUserDirs(['Cursor'], home, env)[0], 'globalStorage'),
   };
 }
 

@@ -59,7 +59,7 @@ export class ImportCommand {
     const env: NodeJS.ProcessEnv = given ? { HOME: given } : process.env;
     let history: PastHistory;
     try {
-      history = pastHistory(home, env);
+      history = await pastHistory(home, env);
     } catch (err) {
       showFailure(this.log, 'Looking for past sessions', err);
       return undefined;
