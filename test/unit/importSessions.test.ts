@@ -193,6 +193,27 @@ describe('baton import', function () {
     assert.match(checkpointFile(h, r.checkpoints[0]), /Done: total\(\) rounds the sum to cents\./);
   });
 
+  it('reads a transcript over 1 GB as a stream: a record over the line cap is skipped unread, memory stays flat, the session imported', async () => {
+    const lines = fixture('copilot/session1.events.jsonl').trimEnd().split('\n');
+    const file = h.put(COPILOT_FILE, lines.slice(0, 10).join('\n') + '\n');
+    // A tool's output of 1.1 GB in one record (a hole in the file: no disk is spent on it), then the rest of the session.
+    const fd = fs.openSync(file, 'r+');
+    fs.writeSync(fd, '\n' + lines.slice(10).join('\n') + '\n', fs.statSync(file).size + Math.round(1.1 * 1024 ** 3));
+    fs.closeSync(fd);
+    const hourAgo = new Date(Date.now() - 3600_000);
+    fs.utimesSync(file, hourAgo, hourAgo);
+    assert.ok(fs.statSync(file).size > 1024 ** 3);
+    const rssBefore = process.resourceUsage().maxRSS * 1024;
+    const r = await importJson(h, 'copilot');
+    const grew = process.resourceUsage().maxRSS * 1024 - rssBefore;
+    assert.ok(grew < 200 * 1024 ** 2, `peak RSS grew by ${Math.round(grew / 1024 ** 2)} MB reading it`);
+    assert.equal(r.imported, 1);
+    assert.deepEqual(r.skipped, [{ source: COPILOT_FILE, reason: 'skipped 1 line(s) over 32 MB; the rest imported' }]);
+    const text = checkpointFile(h, r.checkpoints[0]);
+    assert.match(text, /## Task\n\nFix the cart total rounding\./);
+    assert.match(text, /Done: total\(\) rounds the sum to cents\./);
+  });
+
   it('leaves a session file changed moments ago for later: a running session is not frozen half-way', async () => {
     realHistory(h);
     fs.utimesSync(path.join(h.home, CODEX_FILE), new Date(), new Date());
