@@ -9,6 +9,7 @@ import { folderOfScope } from '../app/evidence';
 import { resume as resumeScope } from '../app/resume';
 import { scopeOfFolder } from '../app/scope';
 import { basicMemoryDir, why as whyTouched } from '../app/why';
+import { claimJson, claimsOfSlugs, folderFor } from '../app/shownClaims';
 import { str } from './args';
 import type { CommandInput } from './commands';
 import type { Context } from './context';
@@ -79,12 +80,19 @@ export async function why(ctx: Context, { values, positionals }: CommandInput<'w
   if (!Number.isInteger(limit) || limit < 0) throw usage(`--limit must be a whole number, got "${limitRaw}".`);
   const bm = basicMemoryDir(str(values['basic-memory']), ctx.io.env);
   const touches = await whyTouched(ctx.core(), positionals[0], limit, bm);
+  // Claims are judged only for checkpoints of the project this folder is (app/shownClaims.ts).
+  const claims = await claimsOfSlugs(
+    ctx.core(),
+    touches.filter((t) => t.origin === 'baton').map((t) => t.slug),
+    folderFor(ctx.io.cwd, ctx.io.env),
+  );
   if (values.json) {
+    const withClaims = touches.map((t) => (claims.has(t.slug) ? { ...t, claims: (claims.get(t.slug) ?? []).map(claimJson) } : t));
     // The origin is said only once a second source is read: Baton's own answer keeps its contract shape.
-    ctx.json(bm ? touches : touches.map(({ origin: _origin, ...t }) => t));
+    ctx.json(bm ? withClaims : withClaims.map(({ origin: _origin, ...t }) => t));
     return 0;
   }
-  ctx.io.out(renderTouches(positionals[0], touches, now()));
+  ctx.io.out(renderTouches(positionals[0], touches, now(), claims));
   return 0;
 }
 

@@ -4,6 +4,7 @@
 import type { Checkpoint } from './model';
 import { ident, quote, quoteItem, QUOTED_INTRO, stripControls } from './quoted';
 import { age } from './time';
+import { shownClaimLines, type ClaimCheck } from './evidence';
 
 export interface BlameRange {
   start: number;
@@ -19,16 +20,27 @@ export interface BlameRange {
 
 const span = (r: { start: number; end: number }): string => (r.start === r.end ? `line ${r.start}` : `lines ${r.start}-${r.end}`);
 
-/** `baton blame FILE`: one entry per range, the task quoted under it; `nothing` says why there are none. */
-export function renderBlame(b: { file: string; project: string | null; lines: readonly BlameRange[]; nothing?: string }, now: number): string {
+/**
+ * `baton blame FILE`: one entry per range, the task quoted under it, and under a
+ * session's first range its claims' state (`claims`, by slug); `nothing` says
+ * why there are none.
+ */
+export function renderBlame(
+  b: { file: string; project: string | null; lines: readonly BlameRange[]; nothing?: string },
+  now: number,
+  claims?: ReadonlyMap<string, readonly ClaimCheck[]>,
+): string {
   if (b.nothing) return `${stripControls(b.nothing)}\n`;
   if (b.lines.length === 0) return `No line of ${ident(b.file)} was written in a checkpointed session${b.project ? ` of ${ident(b.project)}` : ''}.\n`;
   const sessions = new Set(b.lines.map((l) => l.slug)).size;
   const out = [`${ident(b.file)}: ${b.lines.length} range(s) from ${sessions} session(s); other lines are nobody's.`, QUOTED_INTRO];
+  const shown = new Set<string>();
   for (const l of b.lines) {
     out.push(`${span(l)}  ${ident(l.agent)}  ${age(now - l.ts)} ago  ${ident(l.slug)}  commit ${ident(l.commit.slice(0, 12))}`);
     const said = quote(l.task);
     out.push(...(said.length ? said : ['  (no task)']));
+    if (!shown.has(l.slug)) out.push(...shownClaimLines(claims?.get(l.slug)));
+    shown.add(l.slug);
   }
   return `${out.join('\n')}\n`;
 }

@@ -113,23 +113,35 @@ export function checkClaims(ev: Evidence, now: Readonly<Record<string, string>>)
 }
 
 /**
+ * One claim's state in Baton's words, the same wherever a claim is shown (the
+ * hand-over, why, before_you_try, blame): the claim's command and the file
+ * names as idents (agents' text, never structure). `terse` leaves out what a
+ * fresh claim adds to "fresh: verified at … by …" (a tool's answer is paid for
+ * in tokens; the stale and unbacked words are kept whole).
+ */
+export function claimWords(c: ClaimCheck, o: { since?: string; terse?: boolean } = {}): string {
+  const at = c.commit ? ` at ${ident(c.commit)}` : '';
+  if (c.state === 'unbacked') return 'unbacked: no passing run of a command it names was recorded';
+  if (c.state === 'fresh') return `fresh: verified${at} by ${ident(c.command)}${o.terse ? '' : `; its ${c.files.length} file(s) unchanged since`}`;
+  const names = c.changed.slice(0, 3).map(ident).join(', ') + (c.changed.length > 3 ? ', …' : '');
+  return `stale: verified${at} by ${ident(c.command)}; ${c.changed.length} of its ${c.files.length} file(s) changed since (${names}): re-run before relying on it${o.since ?? ''}`;
+}
+
+/**
  * The evidence as a hand-over's lines: Baton's words, the claim's command
  * and the file names as idents (agents' text, never structure), one line a
  * claim, numbered as the Verified list above them is.
  */
 export function evidenceLines(checks: readonly ClaimCheck[], o: { since?: string } = {}): string[] {
   if (!checks.length) return [];
-  const out = ['Evidence for Verified, checked against the working tree now:'];
-  checks.forEach((c, i) => {
-    const at = c.commit ? ` at ${ident(c.commit)}` : '';
-    if (c.state === 'unbacked') out.push(`  ${i + 1}. unbacked: no passing run of a command it names was recorded`);
-    else if (c.state === 'fresh') out.push(`  ${i + 1}. fresh: verified${at} by ${ident(c.command)}; its ${c.files.length} file(s) unchanged since`);
-    else {
-      const names = c.changed.slice(0, 3).map(ident).join(', ') + (c.changed.length > 3 ? ', …' : '');
-      out.push(
-        `  ${i + 1}. stale: verified${at} by ${ident(c.command)}; ${c.changed.length} of its ${c.files.length} file(s) changed since (${names}): re-run before relying on it${o.since ?? ''}`,
-      );
-    }
-  });
-  return out;
+  return ['Evidence for Verified, checked against the working tree now:', ...checks.map((c, i) => `  ${i + 1}. ${claimWords(c, o)}`)];
+}
+
+/**
+ * A shown checkpoint's claims under its entry (why, before_you_try, blame),
+ * where its Verified list is not printed: one line a claim, numbered as that
+ * list is, fresh ones terse.
+ */
+export function shownClaimLines(checks: readonly ClaimCheck[] | undefined, indent = '  '): string[] {
+  return (checks ?? []).map((c, i) => `${indent}Verified ${i + 1}: ${claimWords(c, { terse: true })}`);
 }

@@ -16,7 +16,7 @@ import { renderAlsoWorking, whoseOf, type LiveSession } from './whose';
 import { originOf, threadOf, type Thread, type ThreadItem } from './thread';
 import { shortMachine } from './origin';
 import { age, day } from './time';
-import { evidenceLines, type ClaimCheck } from './evidence';
+import { evidenceLines, shownClaimLines, type ClaimCheck } from './evidence';
 
 export interface HandoverInput {
   project: string;
@@ -302,8 +302,11 @@ export function renderSessions(v: SessionsInput, now: number, o: { listNotes: bo
   return finish(out);
 }
 
-/** `why`: the checkpoints that touched a file, newest first, each with its task quoted under it. */
-export function renderTouches(file: string, touches: readonly (Touch & { origin?: string })[], now: number): string {
+/** Claims judged against a working tree, by the slug of their checkpoint (app/shownClaims.ts): only the checkpoints it could judge. */
+export type ClaimsBySlug = ReadonlyMap<string, readonly ClaimCheck[]>;
+
+/** `why`: the checkpoints that touched a file, newest first, each with its task quoted under it and its claims' state (`claims`) after. */
+export function renderTouches(file: string, touches: readonly (Touch & { origin?: string })[], now: number, claims?: ClaimsBySlug): string {
   if (!touches.length) return `No checkpoint touched ${ident(file)}.\n`;
   const out = [`${touches.length} checkpoint(s) touched ${ident(file)}, newest first.`, QUOTED_INTRO];
   for (const t of touches) {
@@ -311,15 +314,21 @@ export function renderTouches(file: string, touches: readonly (Touch & { origin?
     out.push(`${ident(t.slug)}  ${age(now - t.ts)} ago  ${ident(t.agent)}  [${ident(t.matched)}]${origin}`);
     const said = quote(t.task);
     out.push(...(said.length ? said : ['  (no task)']));
+    out.push(...shownClaimLines(claims?.get(t.slug)));
   }
   return finish(out);
 }
 
-/** `before_you_try`: the recorded dead ends that match an approach, each quoted under who ruled it out. */
-export function renderDeadEnds(approach: string, deadEnds: readonly DeadEnd[]): string {
+/** `before_you_try`: the recorded dead ends that match an approach, each quoted under who ruled it out; its checkpoint's claims (`claims`) after its first. */
+export function renderDeadEnds(approach: string, deadEnds: readonly DeadEnd[], claims?: ClaimsBySlug): string {
   if (!deadEnds.length) return `No recorded dead end matches ${ident(approach)}. That does not mean it works: nobody recorded trying it.\n`;
   const out = [`Already ruled out (${deadEnds.length}):`, QUOTED_INTRO];
-  for (const d of deadEnds) out.push(...deadEndLines(d));
+  const shown = new Set<string>();
+  for (const d of deadEnds) {
+    out.push(...deadEndLines(d));
+    if (!shown.has(d.slug)) out.push(...shownClaimLines(claims?.get(d.slug), '    '));
+    shown.add(d.slug);
+  }
   return finish(out);
 }
 

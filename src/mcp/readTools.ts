@@ -10,6 +10,7 @@ import { checkpointJson } from '../core/publicJson';
 import { renderSearchHits, searchHitJson } from '../core/searchHits';
 import { MAX_SEARCH_LIMIT } from '../core/search';
 import { why } from '../app/why';
+import { claimJson, claimsOfSlugs, type FolderOf } from '../app/shownClaims';
 import { whyOfLines } from './whyLines';
 import { handoverOf } from './handoverText';
 import { deadEndsOutput, projectArg, resumeOutput, searchOutput, whyOutput } from './schemas';
@@ -32,6 +33,15 @@ const READ = { readOnlyHint: true, idempotentHint: true, destructiveHint: false,
 
 export function registerReadTools(server: McpServer, ctx: ToolContext): void {
   const { deps } = ctx;
+  /**
+   * Where claims are judged: the client's project folder (its root, else the
+   * server's), for that project's checkpoints only (app/shownClaims.ts); none
+   * when no project is found.
+   */
+  const ownFolder = async (): Promise<FolderOf> => {
+    const here = await ctx.project(undefined).catch(() => null);
+    return (scope) => (here && here.scope === scope ? here.folder : null);
+  };
 
   server.registerTool(
     'resume',
@@ -69,7 +79,13 @@ export function registerReadTools(server: McpServer, ctx: ToolContext): void {
       if (a.line !== undefined || a.end_line !== undefined) return whyOfLines(ctx, a.file, a.line ?? a.end_line ?? 1, a.end_line);
       const limit = a.limit ?? 20;
       const merged = await why(deps.baton, a.file, limit, deps.basicMemoryDir);
-      return reply(renderTouches(a.file, merged, deps.now()), { file: a.file, touches: merged });
+      const claims = await claimsOfSlugs(
+        deps.baton,
+        merged.filter((t) => t.origin === 'baton').map((t) => t.slug),
+        await ownFolder(),
+      );
+      const touches = merged.map((t) => (claims.has(t.slug) ? { ...t, claims: (claims.get(t.slug) ?? []).map(claimJson) } : t));
+      return reply(renderTouches(a.file, merged, deps.now(), claims), { file: a.file, touches });
     }),
   );
 
@@ -87,7 +103,16 @@ export function registerReadTools(server: McpServer, ctx: ToolContext): void {
     },
     guarded(async (a) => {
       const deadEnds = await deps.baton.beforeYouTry(a.approach, a.project?.trim() || undefined);
-      return reply(renderDeadEnds(a.approach, deadEnds), { approach: a.approach, deadEnds });
+      const claims = await claimsOfSlugs(
+        deps.baton,
+        deadEnds.map((d) => d.slug),
+        await ownFolder(),
+      );
+      // Each checkpoint's claims once, on its first dead end, as the text lists them.
+      const structured = deadEnds.map((d, i) =>
+        claims.has(d.slug) && deadEnds.findIndex((x) => x.slug === d.slug) === i ? { ...d, claims: (claims.get(d.slug) ?? []).map(claimJson) } : d,
+      );
+      return reply(renderDeadEnds(a.approach, deadEnds, claims), { approach: a.approach, deadEnds: structured });
     }),
   );
 

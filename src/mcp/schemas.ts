@@ -85,6 +85,20 @@ export const resumeOutput = {
     .describe('Dead ends recorded in other projects that share words with the latest task: matched by words, they may not apply here.'),
 };
 
+/** A shown checkpoint's claims judged against the client's working tree (app/shownClaims.ts ClaimJson); only where it could be. */
+const claimsJson = z
+  .array(
+    z.object({
+      claim: z.string(),
+      state: z.enum(['fresh', 'stale', 'unbacked']),
+      command: z.string(),
+      commit: z.string(),
+      files: z.number(),
+      changed: z.array(z.string()),
+    }),
+  )
+  .optional();
+
 export const whyOutput = {
   file: z.string(),
   touches: z.array(
@@ -97,6 +111,7 @@ export const whyOutput = {
       ts: z.number(),
       slug: z.string(),
       origin: z.enum(['baton', 'basic-memory']),
+      claims: claimsJson,
     }),
   ),
   /** Present when lines were asked about: the sessions that wrote them (git blame). */
@@ -122,7 +137,7 @@ export const whyOutput = {
 
 export const deadEndsOutput = {
   approach: z.string(),
-  deadEnds: z.array(z.object({ text: z.string(), session: z.string(), project: z.string(), agent: z.string(), ts: z.number(), slug: z.string() })),
+  deadEnds: z.array(z.object({ text: z.string(), session: z.string(), project: z.string(), agent: z.string(), ts: z.number(), slug: z.string(), claims: claimsJson })),
 };
 
 export const searchOutput = {
