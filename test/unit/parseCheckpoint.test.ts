@@ -124,6 +124,55 @@ describe('parseCheckpoint reads by hand exactly what js-yaml reads', () => {
     );
   });
 
+  it('on claims’ evidence as Baton writes it (a nested key), taking the fast path on the usual shape, the index agreeing', () => {
+    const evidence = {
+      commit: '8151448',
+      files: { 'src/auth.ts': 'sha256:0a4a738b9b6862aa', 'src/gone.ts': 'missing', 'docs/a b.md': 'sha256:1111111111111111' },
+      claims: [
+        { claim: 'rejects expired tokens — npm test -- auth', command: 'npm test -- auth', exit: 0, ran: '2026-12-03T06:28:40Z', commit: 'abc1234' },
+        { claim: 'stale one: saved after', command: 'go test ./...', exit: 0, ran: '2026-12-03T06:28:40Z', changed: ['src/auth.ts', 'src/x.ts'] },
+        { claim: 'by hand', unbacked: true },
+      ],
+    };
+    const usual = renderCheckpoint(
+      makeCheckpoint({ task: 'expiry', verified: evidence.claims.map((c) => c.claim), extra: { evidence: { ...evidence, files: { 'src/auth.ts': 'sha256:0a4a738b9b6862aa' } } } }),
+    );
+    same(usual);
+    assert.ok(fastFrontmatter(usual), usual);
+    for (const cut of [1, 2, 3]) {
+      // A torn or hand-edited block goes wherever the real parser takes it.
+      const lines = usual.split('\n');
+      const at = lines.findIndex((l) => l.startsWith('  claims:')) + cut;
+      same([...lines.slice(0, at), `${' '.repeat(cut)}x: y`, ...lines.slice(at)].join('\n'));
+      same([...lines.slice(0, at), ...lines.slice(at + 1)].join('\n'));
+    }
+    // A key twice in one claim: js-yaml refuses the whole frontmatter, and so must the hand reader.
+    same(usual.replace('      command: npm test -- auth\n', '      command: npm test -- auth\n      command: npm test\n'));
+    for (const e of [evidence, { commit: '', files: {}, claims: [] }, { commit: 'abc', files: { 'a.ts': 12 }, claims: [{ claim: '- dash', exit: -1 }] }]) {
+      const text = renderCheckpoint(makeCheckpoint({ task: 't', extra: { evidence: e } }));
+      same(text);
+      assert.deepStrictEqual(indexRecord(text, '20260814-143207-claude', false), recordOfCheckpoint(text, '20260814-143207-claude', false));
+    }
+    const piece = fc.oneof(
+      fc.string({ unit: 'grapheme', maxLength: 8 }),
+      fc.constantFrom(': ', ' #', '- ', '"', "'", '\n', '1e3', 'null', 'true', '12', '~', '{}', '[]', 'src/a.ts'),
+    );
+    const str = fc.array(piece, { maxLength: 4 }).map((p) => p.join(''));
+    const claim = fc.record({
+      claim: str,
+      command: fc.option(str, { nil: undefined }),
+      exit: fc.option(fc.integer({ min: -2, max: 300 }), { nil: undefined }),
+      changed: fc.option(fc.array(str, { maxLength: 3 }), { nil: undefined }),
+      unbacked: fc.option(fc.constant(true), { nil: undefined }),
+    });
+    fc.assert(
+      fc.property(str, fc.dictionary(str, str, { maxKeys: 4 }), fc.array(claim, { maxLength: 4 }), (commit, files, claims) => {
+        same(renderCheckpoint(makeCheckpoint({ task: 't', extra: { evidence: { commit, files, claims } } })));
+      }),
+      { numRuns: 400 },
+    );
+  });
+
   it('on the fixture vaults, where the index reads each file as the real parser does', () => {
     const fixtures = path.resolve(__dirname, '../fixtures');
     const files = (fs.readdirSync(fixtures, { recursive: true }) as string[])

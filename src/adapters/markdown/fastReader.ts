@@ -127,6 +127,9 @@ function corePlain(v: string): unknown {
   if (CORE_NULL.has(v)) return undefined;
   const bool = CORE_BOOL.get(v);
   if (bool !== undefined) return bool;
+  // Every number shape starts with a digit, a sign or a dot: any other first character is a string (the common case, decided cheaply).
+  const c = v.charCodeAt(0);
+  if (!((c >= 0x30 && c <= 0x39) || c === 0x2b || c === 0x2d || c === 0x2e)) return v;
   if (/^(?:0|[1-9][0-9]{0,14})$/.test(v)) return Number(v);
   return NUMBERISH.test(v) ? undefined : v;
 }
@@ -170,6 +173,95 @@ interface FrontVisitor {
   item(key: string, raw: string): boolean;
   /** A relation line Baton writes, under `relations:`. */
   relation(pred: string, obj: string): void;
+  /** `key:` followed by an indented block mapping (Baton's `evidence`, as js-yaml dumps it), both readings of it. */
+  tree(key: string, typed: unknown, raw: unknown): void;
+}
+
+/** A mapping key this reader is sure every YAML reader takes as this string: plain, path-like, no type of its own. */
+const KEY = /^[A-Za-z0-9_./@+~-]+$/;
+const keys = new Map<string, boolean>();
+/** Keys repeat (every claim has the same few): each decided once. */
+function isKey(k: string): boolean {
+  let ok = keys.get(k);
+  if (ok === undefined) {
+    ok = KEY.test(k) && isPlain(k) && k !== '__proto__' && k !== '<<' && corePlain(k) === k;
+    if (keys.size < 256) keys.set(k, ok);
+  }
+  return ok;
+}
+
+function indentOf(line: string): number {
+  let n = 0;
+  while (line.charCodeAt(n) === 0x20) n++;
+  return n;
+}
+
+/**
+ * The block at `ind` from `lines[i]`, nested mappings and sequences written
+ * the way js-yaml dumps them (two spaces a level, a sequence indented under
+ * its key, one-line scalars, `{}` and `[]` empty): both readings and the line
+ * after it; null on any line outside that shape. Only Baton's own nested keys
+ * (the claims' `evidence`) are written so; everything else stays the real
+ * parser's.
+ */
+function block(all: readonly string[], i: number, ind: number, depth = 0, first?: string): { typed: unknown; raw: unknown; next: number } | null {
+  // `first` stands for line i (a sequence item's first key, its dash read as a space), without copying the lines.
+  const start = i;
+  const lines = { length: all.length, at: (k: number): string => (k === start && first !== undefined ? first : all[k]) };
+  if (depth > 8 || i >= lines.length || indentOf(lines.at(i)) !== ind) return null;
+  if (lines.at(i).startsWith('- ', ind)) {
+    const typed: unknown[] = [];
+    const raw: unknown[] = [];
+    while (i < lines.length && indentOf(lines.at(i)) === ind && lines.at(i).startsWith('- ', ind)) {
+      const rest = lines.at(i).slice(ind + 2);
+      if (!rest.includes(':') && isScalar(rest)) {
+        const r = readings(rest);
+        if (!r) return null;
+        typed.push(r.typed);
+        raw.push(r.raw);
+        i++;
+        continue;
+      }
+      // `- key: value` opens a mapping whose keys stand two columns in: read it as if the dash were a space.
+      const m = block(all, i, ind + 2, depth + 1, `${' '.repeat(ind + 2)}${rest}`);
+      if (!m || !m.typed || Array.isArray(m.typed)) return null;
+      typed.push(m.typed);
+      raw.push(m.raw);
+      i = m.next;
+    }
+    return i < lines.length && indentOf(lines.at(i)) > ind ? null : { typed, raw, next: i };
+  }
+  const typed: Record<string, unknown> = {};
+  const raw: Record<string, unknown> = {};
+  while (i < lines.length && indentOf(lines.at(i)) === ind && !lines.at(i).startsWith('- ', ind)) {
+    const line = lines.at(i).slice(ind);
+    const colon = line.indexOf(':');
+    const key = colon < 0 ? '' : line.slice(0, colon);
+    if (!isKey(key) || Object.prototype.hasOwnProperty.call(typed, key)) return null;
+    const value = line.slice(colon + 1);
+    if (value === '') {
+      if (i + 1 >= lines.length || indentOf(lines.at(i + 1)) <= ind) return null;
+      const child = block(all, i + 1, indentOf(lines.at(i + 1)), depth + 1);
+      if (!child || indentOf(lines.at(i + 1)) !== ind + 2) return null;
+      typed[key] = child.typed;
+      raw[key] = child.raw;
+      i = child.next;
+      continue;
+    }
+    if (!value.startsWith(' ')) return null;
+    const v = value.slice(1);
+    if (v === '{}' || v === '[]') {
+      typed[key] = v === '{}' ? {} : [];
+      raw[key] = v === '{}' ? {} : [];
+    } else {
+      const r = isScalar(v) ? readings(v) : null;
+      if (!r) return null;
+      typed[key] = r.typed;
+      raw[key] = r.raw;
+    }
+    i++;
+  }
+  return i < lines.length && indentOf(lines.at(i)) > ind ? null : { typed, raw, next: i };
 }
 
 /**
@@ -208,6 +300,17 @@ function scanFront(yaml: string, v: FrontVisitor): boolean {
     if (seen.has(key) || key === '__proto__') return false;
     seen.add(key);
     const raw = m[2];
+    const next = lines[i + 1] ?? '';
+    if ((raw === undefined || raw === '') && next.startsWith('  ') && !next.startsWith('  - ')) {
+      // A nested block: every following indented line is its, in the one shape `block` reads.
+      let end = i + 1;
+      while (end < lines.length && lines[end].startsWith(' ')) end++;
+      const b = block(lines.slice(i + 1, end), 0, 2);
+      if (!b || b.next !== end - i - 1 || key === 'relations') return false;
+      v.tree(key, b.typed, b.raw);
+      i = end - 1;
+      continue;
+    }
     if (raw === undefined || raw === '') {
       listKey = key;
       items = 0;
@@ -257,6 +360,7 @@ export function fastRecord(text: string, id: string, search = true): IndexRecord
       return true;
     },
     relation() {},
+    tree() {},
   });
   if (!ok) return null;
   const f = bodyFacts(text.slice(split.bodyStart), search);
@@ -301,6 +405,10 @@ export function fastFrontmatter(text: string): FastFrontmatter | null {
     relation(pred, obj) {
       (typed.relations as unknown[]).push({ pred, obj, conf: 1, src: 'stated' });
       (raws.relations as unknown[]).push({ pred, obj, conf: '1.0', src: 'stated' });
+    },
+    tree(key, t, r) {
+      typed[key] = t;
+      raws[key] = r;
     },
   });
   return ok ? { typed, raw: raws, bodyStart: split.bodyStart } : null;
