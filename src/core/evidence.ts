@@ -61,6 +61,13 @@ export function evidenceOf(cp: Pick<Checkpoint, 'extra'>): Evidence | null {
   const e = v as Record<string, unknown>;
   const files: Record<string, string> = {};
   if (e.files && typeof e.files === 'object' && !Array.isArray(e.files)) for (const [p, h] of Object.entries(e.files)) if (str(h)) files[p] = str(h);
+  // A checkpoint's claims mostly share one run's time: each written time is read once (a 1,000-claim `baton verify`).
+  const times = new Map<unknown, string>();
+  const ranOf = (v: unknown): string => {
+    let t = times.get(v);
+    if (t === undefined) times.set(v, (t = readTime(v) ? rfc3339(readTime(v)) : ''));
+    return t;
+  };
   const claims = (Array.isArray(e.claims) ? e.claims : []).flatMap((c): ClaimEvidence[] => {
     if (!c || typeof c !== 'object') return [];
     const r = c as Record<string, unknown>;
@@ -72,7 +79,7 @@ export function evidenceOf(cp: Pick<Checkpoint, 'extra'>): Evidence | null {
         claim: str(r.claim),
         command: str(r.command),
         ...(typeof r.exit === 'number' ? { exit: r.exit } : {}),
-        ...(readTime(r.ran) ? { ran: rfc3339(readTime(r.ran)) } : {}),
+        ...(ranOf(r.ran) ? { ran: ranOf(r.ran) } : {}),
         ...(str(r.commit) ? { commit: str(r.commit) } : {}),
         ...(changed.length ? { changed } : {}),
       },

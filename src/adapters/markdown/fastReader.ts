@@ -207,13 +207,19 @@ function indentOf(line: string): number {
 function block(all: readonly string[], i: number, ind: number, depth = 0, first?: string): { typed: unknown; raw: unknown; next: number } | null {
   // `first` stands for line i (a sequence item's first key, its dash read as a space), without copying the lines.
   const start = i;
-  const lines = { length: all.length, at: (k: number): string => (k === start && first !== undefined ? first : all[k]) };
-  if (depth > 8 || i >= lines.length || indentOf(lines.at(i)) !== ind) return null;
-  if (lines.at(i).startsWith('- ', ind)) {
+  const at = (k: number): string => (k === start && first !== undefined ? first : all[k]);
+  if (depth > 8 || i >= all.length || indentOf(at(i)) !== ind) return null;
+  if (at(i).startsWith('- ', ind)) {
     const typed: unknown[] = [];
     const raw: unknown[] = [];
-    while (i < lines.length && indentOf(lines.at(i)) === ind && lines.at(i).startsWith('- ', ind)) {
-      const rest = lines.at(i).slice(ind + 2);
+    for (; i < all.length;) {
+      const cur = at(i);
+      const n = indentOf(cur);
+      if (n !== ind || !cur.startsWith('- ', ind)) {
+        if (n > ind) return null;
+        break;
+      }
+      const rest = cur.slice(ind + 2);
       if (!rest.includes(':') && isScalar(rest)) {
         const r = readings(rest);
         if (!r) return null;
@@ -229,27 +235,32 @@ function block(all: readonly string[], i: number, ind: number, depth = 0, first?
       raw.push(m.raw);
       i = m.next;
     }
-    return i < lines.length && indentOf(lines.at(i)) > ind ? null : { typed, raw, next: i };
+    return { typed, raw, next: i };
   }
   const typed: Record<string, unknown> = {};
   const raw: Record<string, unknown> = {};
-  while (i < lines.length && indentOf(lines.at(i)) === ind && !lines.at(i).startsWith('- ', ind)) {
-    const line = lines.at(i).slice(ind);
-    const colon = line.indexOf(':');
-    const key = colon < 0 ? '' : line.slice(0, colon);
+  for (; i < all.length;) {
+    const cur = at(i);
+    const n = indentOf(cur);
+    if (n !== ind || cur.startsWith('- ', ind)) {
+      if (n > ind) return null;
+      break;
+    }
+    const colon = cur.indexOf(':', ind);
+    const key = colon < 0 ? '' : cur.slice(ind, colon);
     if (!isKey(key) || Object.prototype.hasOwnProperty.call(typed, key)) return null;
-    const value = line.slice(colon + 1);
-    if (value === '') {
-      if (i + 1 >= lines.length || indentOf(lines.at(i + 1)) <= ind) return null;
-      const child = block(all, i + 1, indentOf(lines.at(i + 1)), depth + 1);
-      if (!child || indentOf(lines.at(i + 1)) !== ind + 2) return null;
+    if (colon === cur.length - 1) {
+      const below = i + 1 < all.length ? indentOf(all[i + 1]) : 0;
+      if (below !== ind + 2) return null;
+      const child = block(all, i + 1, below, depth + 1);
+      if (!child) return null;
       typed[key] = child.typed;
       raw[key] = child.raw;
       i = child.next;
       continue;
     }
-    if (!value.startsWith(' ')) return null;
-    const v = value.slice(1);
+    if (cur.charCodeAt(colon + 1) !== 0x20) return null;
+    const v = cur.slice(colon + 2);
     if (v === '{}' || v === '[]') {
       typed[key] = v === '{}' ? {} : [];
       raw[key] = v === '{}' ? {} : [];
@@ -261,7 +272,7 @@ function block(all: readonly string[], i: number, ind: number, depth = 0, first?
     }
     i++;
   }
-  return i < lines.length && indentOf(lines.at(i)) > ind ? null : { typed, raw, next: i };
+  return { typed, raw, next: i };
 }
 
 /**
