@@ -138,6 +138,8 @@ export interface VaultSpec {
   checkpoints: number;
   projects: number;
   seed: number;
+  /** Changes each checkpoint before it is written (bench/evidence.ts adds claims' evidence); draws nothing from the vault's random stream, so the rest stays as without it. */
+  decorate?: (cp: Checkpoint, n: number) => void;
 }
 
 /** How many projects a vault of this many checkpoints has: hundreds at a year's use. */
@@ -329,6 +331,7 @@ export function generateVault(root: string, spec: VaultSpec, progress?: (done: n
       for (let step = 1; names.has(id); step++) id = `${stamp(ts + step)}-${agent}`;
       names.add(id);
       const cp = makeCheckpoint(r, p, s, agent, ts, previous, hot);
+      spec.decorate?.(cp, written);
       const text = renderCheckpoint({ ...cp, session: id, slug: `sessions/${s}/${id}` });
       fs.writeFileSync(path.join(dir, `${id}.md`), text, { mode: 0o600 });
       bytes += Buffer.byteLength(text);

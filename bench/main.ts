@@ -23,6 +23,7 @@ import { writeReport, type Results, type SizeResult } from './report';
 import { indexBytesWithoutText, searchPhase } from './search';
 import { textCost } from './textCost';
 import { tokenBench } from './tokens';
+import { evidenceBench } from './evidence';
 
 const ROOT = path.resolve(__dirname, '..', '..');
 const CACHE = path.join(ROOT, '.bench');
@@ -259,6 +260,7 @@ async function alternate(n: number, kinds: Record<string, () => Promise<{ ms: nu
 async function main(): Promise<void> {
   if (process.argv.includes('--text-cost')) return textCost(process.argv.slice(2));
   if (process.argv.includes('--tokens')) return tokenBench(process.argv.slice(2));
+  if (process.argv.includes('--evidence')) return evidenceBench(process.argv.slice(2));
   const opts = parseArgs(process.argv.slice(2));
   const reps = (size: number): number => (opts.quick ? 1 : size >= 100000 ? 5 : size >= 10000 ? 5 : 7);
   const results: Results = {
