@@ -24,6 +24,7 @@ import { indexBytesWithoutText, searchPhase } from './search';
 import { textCost } from './textCost';
 import { tokenBench } from './tokens';
 import { evidenceBench } from './evidence';
+import { importBench } from './importHistory';
 
 const ROOT = path.resolve(__dirname, '..', '..');
 const CACHE = path.join(ROOT, '.bench');
@@ -261,6 +262,7 @@ async function main(): Promise<void> {
   if (process.argv.includes('--text-cost')) return textCost(process.argv.slice(2));
   if (process.argv.includes('--tokens')) return tokenBench(process.argv.slice(2));
   if (process.argv.includes('--evidence')) return evidenceBench(process.argv.slice(2));
+  if (process.argv.includes('--import')) return importBench(process.argv.slice(2));
   const opts = parseArgs(process.argv.slice(2));
   const reps = (size: number): number => (opts.quick ? 1 : size >= 100000 ? 5 : size >= 10000 ? 5 : 7);
   const results: Results = {

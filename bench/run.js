@@ -3,6 +3,7 @@
 // `npm run bench -- --vscode-only [--sizes 1000,100000] [--pairs 3]`: only the real VS Code's activation to populated views (bench/populated.ts); BENCHMARKS.md untouched
 // `npm run bench -- --text-cost [--sizes 100000] [--reps 3]`: the text index's figures alone (bench/textCost.ts)
 // `npm run bench -- --tokens [--json]`: what Baton's tools and session-start hand-over cost a request (bench/tokens.ts)
+// `npm run bench -- --import [--sessions 1000] [--mb 1] [--reps 3]`: importing a generated history of past sessions (bench/importHistory.ts)
 //
 // Builds what it measures into .bench/build/, never into dist/ (other work on
 // this tree runs `npm run build` at any moment, and a bundle rewritten under a
@@ -47,7 +48,7 @@ async function main() {
   const dev = stage('dev');
   run(process.execPath, ['esbuild.js'], dev);
   let vsix = '';
-  if (!args.includes('--no-vsix') && !args.includes('--text-cost') && !args.includes('--tokens')) {
+  if (!args.includes('--no-vsix') && !args.includes('--text-cost') && !args.includes('--tokens') && !args.includes('--import')) {
     const prod = stage('prod');
     run(process.execPath, ['esbuild.js', '--production'], prod);
     vsix = path.join(prod, 'baton.vsix');
