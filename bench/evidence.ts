@@ -159,19 +159,32 @@ async function hoverFigure(size: number, queries: number): Promise<Record<string
   const hashedBefore = filesHashed();
   const without: Side = { ms: [] };
   const withC: Side = { ms: [] };
+  // Each path asked three times a side, as bench/main.ts asks `why`: the first ask is the figure (a file hovered
+  // for the first time: its covered files hashed); the best of three is the work without the scheduler's noise.
+  const bestWithout: Side = { ms: [] };
+  const bestWith: Side = { ms: [] };
   for (let i = 0; i < asked.length; i++) {
-    if (i % 2 === 0) {
-      without.ms.push(await hover(asked[i], false));
-      withC.ms.push(await hover(asked[i], true));
-    } else {
-      withC.ms.push(await hover(asked[i], true));
-      without.ms.push(await hover(asked[i], false));
+    const a: number[] = [];
+    const b: number[] = [];
+    for (let k = 0; k < 3; k++) {
+      if ((i + k) % 2 === 0) {
+        a.push(await hover(asked[i], false));
+        b.push(await hover(asked[i], true));
+      } else {
+        b.push(await hover(asked[i], true));
+        a.push(await hover(asked[i], false));
+      }
     }
+    without.ms.push(a[0]);
+    withC.ms.push(b[0]);
+    bestWithout.ms.push(Math.min(...a));
+    bestWith.ms.push(Math.min(...b));
   }
   await kept.close();
   const a = summary(without);
   const b = summary(withC);
   const ratios = withC.ms.map((x, i) => x / without.ms[i]);
+  const best = { without: summary(bestWithout), with: summary(bestWith) };
   return {
     size,
     project: project.name,
@@ -185,6 +198,7 @@ async function hoverFigure(size: number, queries: number): Promise<Record<string
     p99Ratio: b.p99 / a.p99,
     medianRatio: median(ratios),
     withinFrame: b.p99 < FRAME_MS,
+    bestOfThree: { ...best, p99Ratio: best.with.p99 / best.without.p99, withinFrame: best.with.p99 < FRAME_MS },
   };
 }
 
