@@ -9,6 +9,7 @@
 import type * as vscode from 'vscode';
 import type { BatonApi } from './vscode/api';
 import { BatonHost } from './vscode/batonHost';
+import { ClaimChecks } from './vscode/claimChecks';
 import { CheckpointForms } from './vscode/commands/checkpointForms';
 import { registerCommands } from './vscode/commands/registerCommands';
 import { ConnectDocuments } from './vscode/connect/connectDocuments';
@@ -39,16 +40,19 @@ export function activate(context: vscode.ExtensionContext): BatonApi {
   const docs = new HandoverDocuments();
   const transcripts = new TranscriptDocuments();
   const previews = new ConnectDocuments();
-  const views = new BatonViews(host, files, log);
+  // A checkpoint's claims judged fresh or stale, for the trees, both hovers and Re-run Verification.
+  const claims = new ClaimChecks(host);
+  const views = new BatonViews(host, files, log, claims);
   const status = new StatusBar(host, log);
   const sync = new SyncController(host, log);
   // One "now" for the lens and the blame annotation beside it, ticking each minute and on every vault change.
   const clock = new EditorClock(undefined, [host.onDidChange]);
-  const editor = new EditorController(host, files, log, clock);
-  const blame = new AgentBlameFeature(host, log, clock);
+  const editor = new EditorController(host, files, log, clock, claims);
+  const blame = new AgentBlameFeature(host, log, clock, claims);
   const forms = new CheckpointForms(context.globalStorageUri, host.context, log);
   const terminals = new TerminalCommands();
   context.subscriptions.push(
+    claims,
     forms,
     terminals,
     log,
@@ -76,6 +80,7 @@ export function activate(context: vscode.ExtensionContext): BatonApi {
       toggleAgentBlame: blame.toggle,
       forms,
       terminals,
+      claims,
     }),
   );
   // Agent surfaces (feature-detected inside: older VS Code builds get none).

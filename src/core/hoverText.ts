@@ -8,13 +8,15 @@
 // as markdown, so a `[run](command:…)` in a checkpoint stays inert text), and
 // `command` blocks are links to one of HOVER_COMMANDS, the only commands the
 // rendered MarkdownString enables.
+import { claimBlocks } from './claimText';
 import { claudeSessionOf } from './claudeSession';
+import type { ClaimCheck } from './evidence';
 import type { Checkpoint, Touch } from './model';
 import { age } from './time';
 import { machineOf, whoseAmong } from './whose';
 
 /** The commands a hover may link to; the VS Code layer enables exactly these. */
-export const HOVER_COMMANDS = ['baton.openCheckpoint', 'baton.resume', 'baton.showFileCheckpoints', 'baton.resumeInClaudeCode'] as const;
+export const HOVER_COMMANDS = ['baton.openCheckpoint', 'baton.resume', 'baton.showFileCheckpoints', 'baton.resumeInClaudeCode', 'baton.rerunVerification'] as const;
 export type HoverCommand = (typeof HOVER_COMMANDS)[number];
 
 export type HoverBlock = { kind: 'markup'; value: string } | { kind: 'text'; value: string } | { kind: 'command'; label: string; command: HoverCommand; args: unknown[] };
@@ -25,6 +27,10 @@ export interface HoverEntry {
   checkpoint: Checkpoint | null;
   /** Git shows a commit to this file after the checkpoint. */
   changedSince: boolean;
+  /** Its Verified claims judged against the working tree (checkClaims); absent without evidence or a folder to check in. */
+  claims?: ClaimCheck[];
+  /** Offer Re-run Verification on its stale claims (the scope's latest checkpoint, in a trusted workspace). */
+  rerun?: boolean;
 }
 
 export interface HoverInput {
@@ -89,6 +95,8 @@ function detailed(e: HoverEntry, now: number, newest: boolean, whose: string): H
     out.push(...list('Decided', cp.decisions));
     // The newest is what a person acts on; older ones keep to what was ruled out.
     if (newest) out.push(...list('Blockers', cp.blockers));
+    // Only claims with evidence: a Verified list on its own is what the checkpoint says, which its file shows.
+    if (e.claims?.length) out.push(...claimBlocks(cp.verified, e.claims, e.rerun ? { slug: t.slug } : null));
     if (newest && cp.next) out.push(markup('**Next:** '), text(cp.next), markup('\n\n'));
   }
   out.push(...checkpointLinks(t.slug, newest ? t.project : null, cp !== null && claudeSessionOf(cp) !== undefined));

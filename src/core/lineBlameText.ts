@@ -4,7 +4,9 @@
 // Pure, so they are unit-tested without VS Code. Decoration and status bar
 // text is plain (no markdown is rendered there), but the status bar reads
 // `$(name)` as an icon, so agent text is kept from forming one.
+import { claimBlocks } from './claimText';
 import { claudeSessionOf } from './claudeSession';
+import type { ClaimCheck } from './evidence';
 import { byline, checkpointLinks, list, markup, text, type HoverBlock } from './hoverText';
 import type { Checkpoint } from './model';
 import { stripControls } from './quoted';
@@ -47,6 +49,10 @@ export interface LineHoverInput {
   changedSince: boolean;
   /** Whose the session was, when the file's sessions come from several machines (whose.ts); else "". */
   whose?: string;
+  /** Its Verified claims judged against the working tree; absent without evidence. */
+  claims?: ClaimCheck[];
+  /** Offer Re-run Verification on its stale claims (the scope's latest checkpoint, in a trusted workspace). */
+  rerun?: boolean;
 }
 
 /** The hover of a line some session wrote: that checkpoint, its dead ends and decisions, links to open or resume it. */
@@ -56,7 +62,8 @@ export function buildLineHover(h: LineHoverInput): HoverBlock[] {
   const out: HoverBlock[] = [markup(`**Baton** · ${lines} written in this session\n\n---\n\n`)];
   out.push(markup('**'), text(taskOf(cp)), markup('**\n\n'));
   out.push(...byline({ ...cp, whose: h.whose }, h.now, h.changedSince));
-  out.push(...list("Didn't work", cp.failed), ...list('Decided', cp.decisions), ...list('Verified', cp.verified));
+  out.push(...list("Didn't work", cp.failed), ...list('Decided', cp.decisions));
+  out.push(...(h.claims?.length ? claimBlocks(cp.verified, h.claims, h.rerun ? { slug: cp.slug } : null) : list('Verified', cp.verified)));
   if (cp.next) out.push(markup('**Next:** '), text(cp.next), markup('\n\n'));
   out.push(...checkpointLinks(cp.slug, cp.project, claudeSessionOf(cp) !== undefined));
   return out;

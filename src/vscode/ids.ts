@@ -42,6 +42,7 @@ export const Commands = {
   commitForm: 'baton.commitForm',
   discardForm: 'baton.discardForm',
   importPastSessions: 'baton.importPastSessions',
+  rerunVerification: 'baton.rerunVerification',
 } as const;
 
 /** `contextValue`s of tree items; menus match them with `viewItem == …`. */
@@ -54,6 +55,8 @@ export const ContextValues = {
   claudeCheckpoint: 'baton.checkpoint.claudeSession',
   section: 'baton.section',
   sectionItem: 'baton.sectionItem',
+  /** A stale Verified claim of a scope's latest checkpoint: Re-run Verification is offered on it (trusted workspace only). */
+  staleClaim: 'baton.sectionItem.staleClaim',
   abandoned: 'baton.abandoned',
   plan: 'baton.plan',
   planGroup: 'baton.planGroup',

@@ -9,6 +9,7 @@ import * as os from 'os';
 import * as path from 'path';
 import * as vscode from 'vscode';
 import { BatonHost } from '../../src/vscode/batonHost';
+import { ClaimChecks } from '../../src/vscode/claimChecks';
 import { ContextState } from '../../src/vscode/contextKeys';
 import { CheckpointHoverProvider } from '../../src/vscode/editor/hoverProvider';
 import { FileTouches } from '../../src/vscode/editor/fileTouches';
@@ -114,7 +115,7 @@ describe('walkthrough', () => {
       await host.ready();
       const files = new FileTouches(host);
       let given = 0;
-      const provider = new CheckpointHoverProvider(files, new HoverDetails(host, files), quiet, () => (given += 1));
+      const provider = new CheckpointHoverProvider(files, new HoverDetails(host, files, new ClaimChecks(host)), quiet, () => (given += 1));
       const token = new vscode.CancellationTokenSource().token;
       const untouched = await vscode.workspace.openTextDocument(workspaceUri('src/untouched.ts'));
       assert.strictEqual(await provider.provideHover(untouched, new vscode.Position(0, 1), token), undefined);

@@ -11,7 +11,9 @@ import { Commands } from '../ids';
 import type { Log } from '../log';
 import type { TranscriptDocuments } from '../transcriptDocuments';
 import { ClaudeCodeCommands } from './claudeCodeCommands';
+import type { ClaimChecks } from '../claimChecks';
 import { ImportCommand } from './importCommand';
+import { RerunVerification } from './rerunVerification';
 import { NavigationCommands } from './navigationCommands';
 import { SearchCommand } from './searchCommand';
 import { SessionCommands } from './sessionCommands';
@@ -38,6 +40,8 @@ export interface CommandDeps {
   toggleAgentBlame: () => unknown;
   forms: CheckpointForms;
   terminals: TerminalCommands;
+  /** The claims' checks Re-run Verification asks whether a claim is stale. */
+  claims: ClaimChecks;
 }
 
 export function registerCommands({
@@ -53,6 +57,7 @@ export function registerCommands({
   toggleAgentBlame,
   forms,
   terminals,
+  claims,
 }: CommandDeps): vscode.Disposable[] {
   const write = new WriteCommands(host, log, forms, terminals);
   const sessions = new SessionCommands(host, docs, log);
@@ -64,6 +69,7 @@ export function registerCommands({
   const syncing = new SyncCommands(host, sync, log);
   const search = new SearchCommand(host, log);
   const past = new ImportCommand(host, log);
+  const verify = new RerunVerification(host, claims, extensionPath, log);
   const handlers: Record<(typeof Commands)[keyof typeof Commands], (...args: unknown[]) => unknown> = {
     [Commands.commitCheckpoint]: write.commit,
     [Commands.handOff]: write.handOff,
@@ -93,6 +99,7 @@ export function registerCommands({
     [Commands.commitForm]: forms.commitActive,
     [Commands.discardForm]: forms.discardActive,
     [Commands.importPastSessions]: past.importPastSessions,
+    [Commands.rerunVerification]: verify.rerunVerification,
   };
   return Object.entries(handlers).map(([id, handler]) => vscode.commands.registerCommand(id, handler));
 }

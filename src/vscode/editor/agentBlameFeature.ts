@@ -10,6 +10,7 @@ import type { EditorNow } from './editorClock';
 import { FileBlameAnnotations, type FileBlock } from './fileBlameAnnotations';
 import { LineBlameCache } from './lineBlameCache';
 import { LineBlameController } from './lineBlameController';
+import type { ClaimChecks } from '../claimChecks';
 import { LineBlameHoverProvider } from './lineBlameHover';
 
 export interface AgentBlameView {
@@ -31,6 +32,7 @@ export class AgentBlameFeature extends Disposable implements AgentBlameView {
     host: BatonHost,
     private readonly log: Log,
     clock: EditorNow,
+    private readonly claims: ClaimChecks,
   ) {
     super();
     this.cache = this.register(new LineBlameCache(host, log));
@@ -58,7 +60,7 @@ export class AgentBlameFeature extends Disposable implements AgentBlameView {
 
   private applyHover(): void {
     const on = readConfig().blame.hover;
-    if (on && !this.hover) this.hover = vscode.languages.registerHoverProvider({ scheme: 'file' }, new LineBlameHoverProvider(this.cache, this.log));
+    if (on && !this.hover) this.hover = vscode.languages.registerHoverProvider({ scheme: 'file' }, new LineBlameHoverProvider(this.cache, this.log, this.claims));
     else if (!on && this.hover) {
       this.hover.dispose();
       this.hover = undefined;

@@ -10,6 +10,7 @@ import type { Log } from '../log';
 import { CheckpointCodeLensProvider } from './codeLensProvider';
 import type { EditorNow } from './editorClock';
 import type { FileTouches } from './fileTouches';
+import type { ClaimChecks } from '../claimChecks';
 import { HoverDetails } from './hoverDetails';
 import { CheckpointHoverProvider } from './hoverProvider';
 
@@ -28,9 +29,10 @@ export class EditorController extends Disposable {
     private readonly files: FileTouches,
     private readonly log: Log,
     private readonly clock: EditorNow,
+    claims: ClaimChecks,
   ) {
     super();
-    this.details = new HoverDetails(host, files);
+    this.details = new HoverDetails(host, files, claims);
     this.register(clock.onDidTick(() => this.lensChanged.fire()));
     this.register(
       host.onDidChange(() => {

@@ -3,11 +3,12 @@
 // each. The lens of a touched file starts building the hover, so by the time a
 // person's pointer rests on the first line (a hover delay later) it is ready.
 import type * as vscode from 'vscode';
-import type { Touch } from '../../core/model';
+import type { Checkpoint, Touch } from '../../core/model';
 import { buildHover, DETAILED, type HoverEntry } from '../../core/hoverText';
 import { systemClock } from '../../app/openBaton';
 import { lastCommits } from '../../app/lastCommits';
 import type { BatonHost } from '../batonHost';
+import { checksKey, type ClaimChecks } from '../claimChecks';
 import { gitAllowed, readConfig } from '../config';
 import { hoverMarkdown } from '../markdown';
 import type { FileTouches } from './fileTouches';
@@ -23,6 +24,8 @@ interface Built {
   key: string;
   at: number;
   markdown: Promise<vscode.MarkdownString | undefined>;
+  /** The checkpoints whose claims it shows, and their states then: a save since that turned one stale rebuilds it. */
+  claims: Promise<{ checkpoints: Checkpoint[]; key: string }>;
 }
 
 export class HoverDetails {
@@ -32,6 +35,7 @@ export class HoverDetails {
   constructor(
     private readonly host: BatonHost,
     private readonly files: FileTouches,
+    private readonly claims: ClaimChecks,
   ) {}
 
   /** Starts the hover's reads for a file just found touched; a failure is the hover's to report when it asks. */
@@ -48,7 +52,7 @@ export class HoverDetails {
   }
 
   /** The hover's markdown for a file and the index's answer about it, built once and kept a minute. */
-  markdown(uri: vscode.Uri, touches: Touch[]): Promise<vscode.MarkdownString | undefined> {
+  async markdown(uri: vscode.Uri, touches: Touch[]): Promise<vscode.MarkdownString | undefined> {
     const file = uri.toString();
     // Whether git may run is part of the key: turning it off (or trusting the workspace) changes the hover.
     const key = `${gitAllowed()}\n${touches.length}\n${touches
@@ -57,18 +61,30 @@ export class HoverDetails {
       .join('\n')}`;
     const now = Date.now();
     const hit = this.built.get(file);
-    if (hit && hit.key === key && now - hit.at < BUILT_FOR_MS) return hit.markdown;
-    const markdown = Promise.all([this.entries(uri, touches.slice(0, ENTRIES)), this.here()]).then(([entries, here]) => {
+    if (hit && hit.key === key && now - hit.at < BUILT_FOR_MS && (await this.claimsHold(hit))) return hit.markdown;
+    const built = Promise.all([this.entries(uri, touches.slice(0, ENTRIES)), this.here()]);
+    const markdown = built.then(([entries, here]) => {
       const blocks = buildHover({ entries, total: touches.length, now: systemClock.now(), file, here });
       return blocks.length > 0 ? hoverMarkdown(blocks) : undefined;
     });
+    const claims = built.then(([entries]) => {
+      const shown = entries.filter((e) => e.claims?.length && e.checkpoint);
+      return { checkpoints: shown.map((e) => e.checkpoint as Checkpoint), key: shown.map((e) => checksKey(e.claims ?? [])).join('|') };
+    });
+    claims.catch(() => undefined);
     this.built.delete(file);
     if (this.built.size >= MAX_BUILT) this.built.delete(this.built.keys().next().value as string);
-    const entry = { key, at: now, markdown };
+    const entry = { key, at: now, markdown, claims };
     this.built.set(file, entry);
     // A failed build is not kept: the next ask tries again.
     markdown.catch(() => this.built.get(file) === entry && this.built.delete(file));
     return markdown;
+  }
+
+  /** Whether the claims a built hover shows are as they were (a stat a covered file: their hashes are cached per mtime). */
+  private async claimsHold(hit: Built): Promise<boolean> {
+    const then = await hit.claims.catch(() => undefined);
+    return then !== undefined && then.checkpoints.map((cp) => checksKey(this.claims.of(cp))).join('|') === then.key;
   }
 
   /** This machine's id (kept by the vault adapter after its first read): "" when none, and the hover says no machine. */
@@ -86,7 +102,9 @@ export class HoverDetails {
       touches.map(async (touch, i): Promise<HoverEntry> => {
         if (i >= DETAILED) return { touch, checkpoint: null, changedSince: false };
         const [checkpoint, lastTs] = await Promise.all([this.host.session.checkpoint(touch.slug), last]);
-        return { touch, checkpoint, changedSince: lastTs > touch.ts };
+        const claims = checkpoint ? this.claims.of(checkpoint) : [];
+        const rerun = checkpoint !== null && claims.some((c) => c.state === 'stale') && (await this.claims.rerunnable(checkpoint));
+        return { touch, checkpoint, changedSince: lastTs > touch.ts, ...(claims.length ? { claims, rerun } : {}) };
       }),
     );
   }

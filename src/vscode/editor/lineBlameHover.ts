@@ -15,6 +15,7 @@ import { machineOf, whoseAmong } from '../../core/whose';
 import { lastCommits } from '../../app/lastCommits';
 import { systemClock } from '../../app/openBaton';
 import { gitAllowed } from '../config';
+import type { ClaimChecks } from '../claimChecks';
 import type { Log } from '../log';
 import { hoverMarkdown } from '../markdown';
 import type { LineBlameCache } from './lineBlameCache';
@@ -25,6 +26,7 @@ export class LineBlameHoverProvider implements vscode.HoverProvider {
   constructor(
     private readonly cache: LineBlameCache,
     private readonly log: Log,
+    private readonly claims: ClaimChecks,
   ) {}
 
   async provideHover(document: vscode.TextDocument, position: vscode.Position, token: vscode.CancellationToken): Promise<vscode.Hover | undefined> {
@@ -34,14 +36,20 @@ export class LineBlameHoverProvider implements vscode.HoverProvider {
       const a = rangeAt(result.ranges, position.line + 1);
       if (!a) return undefined;
       const file = document.uri.fsPath;
-      const [last, here] = await Promise.all([gitAllowed() ? this.history.lastCommitTime(path.dirname(file), file) : 0, this.cache.machine()]);
+      const claims = this.claims.of(a.checkpoint);
+      const stale = claims.some((c) => c.state === 'stale');
+      const [last, here, rerun] = await Promise.all([
+        gitAllowed() ? this.history.lastCommitTime(path.dirname(file), file) : 0,
+        this.cache.machine(),
+        stale ? this.claims.rerunnable(a.checkpoint) : false,
+      ]);
       if (token.isCancellationRequested) return undefined;
       // Whose, when the sessions that wrote this file come from more than one machine (core/whose.ts).
       const whose = whoseAmong(
         result.ranges.map((r) => machineOf(r.checkpoint.extra)),
         here,
       )(machineOf(a.checkpoint.extra));
-      const blocks = buildLineHover({ checkpoint: a.checkpoint, start: a.start, end: a.end, now: systemClock.now(), changedSince: last > a.checkpoint.ts, whose });
+      const blocks = buildLineHover({ checkpoint: a.checkpoint, start: a.start, end: a.end, now: systemClock.now(), changedSince: last > a.checkpoint.ts, whose, claims, rerun });
       return new vscode.Hover(hoverMarkdown(blocks), document.lineAt(position.line).range);
     } catch (err) {
       this.log.error(`Agent blame hover for ${document.uri.fsPath} failed`, err);

@@ -2,7 +2,9 @@
 // same under any project of the Checkpoints view and in This File. Labels are plain text (tree
 // labels render no markdown); tooltips go through textTooltip, which escapes.
 import * as vscode from 'vscode';
+import { checkOf, claimSentence, claimsSummary } from '../../core/claimText';
 import { claudeSessionOf } from '../../core/claudeSession';
+import type { ClaimCheck } from '../../core/evidence';
 import type { Checkpoint } from '../../core/model';
 import { plainLabel } from '../../core/lensText';
 import { age } from '../../core/time';
@@ -17,6 +19,8 @@ export interface ItemContext {
   fileOf(slug: string): string | undefined;
   /** Absolute file of a scope's working notes, undefined when it would leave the vault. */
   notesFileOf(scope: string): string | undefined;
+  /** A checkpoint's Verified claims judged against the working tree now ([] without evidence). */
+  claims(cp: Checkpoint): ClaimCheck[];
 }
 
 const icon = (id: string, color?: string): vscode.ThemeIcon => new vscode.ThemeIcon(id, color ? new vscode.ThemeColor(color) : undefined);
@@ -48,6 +52,7 @@ export function toTreeItem(node: Node, ctx: ItemContext): vscode.TreeItem {
       item.iconPath = icon(SECTION_ICONS[node.section]);
       item.contextValue = ContextValues.section;
       if (leaf) item.tooltip = textTooltip('Next', items);
+      if (node.section === 'verified') verifiedSection(item, ctx.claims(node.checkpoint), items.length);
       return item;
     }
     case 'sectionItem': {
@@ -55,6 +60,7 @@ export function toTreeItem(node: Node, ctx: ItemContext): vscode.TreeItem {
       item.id = `item:${node.checkpoint.slug}#${node.section}#${node.index}`;
       item.tooltip = textTooltip(SECTION_TITLES[node.section], [node.text]);
       item.contextValue = ContextValues.sectionItem;
+      if (node.section === 'verified') claimItem(item, node, ctx.claims(node.checkpoint));
       return item;
     }
     case 'abandoned': {
@@ -145,6 +151,29 @@ const SECTION_ICONS: Record<string, string> = {
   next: 'arrow-right',
 };
 
+/** The Verified section says how many of its claims are stale or unbacked, and turns to a warning when one is stale. */
+function verifiedSection(item: vscode.TreeItem, checks: readonly ClaimCheck[], count: number): void {
+  const summary = claimsSummary(checks);
+  if (!summary) return;
+  item.description = `${count} · ${summary}`;
+  if (checks.some((c) => c.state === 'stale')) item.iconPath = icon('warning', 'list.warningForeground');
+  item.tooltip = textTooltip(
+    'Verified',
+    checks.map((c) => `${c.claim}: ${claimSentence(c)}`),
+  );
+}
+
+/** A claim with evidence: its state as icon and tooltip; a stale one of the scope's latest checkpoint offers Re-run Verification. */
+function claimItem(item: vscode.TreeItem, node: Extract<Node, { kind: 'sectionItem' }>, checks: readonly ClaimCheck[]): void {
+  const c = checkOf(checks, node.text, node.index);
+  if (!c) return;
+  item.description = c.state;
+  item.iconPath = c.state === 'fresh' ? icon('pass', 'testing.iconPassed') : c.state === 'stale' ? icon('warning', 'list.warningForeground') : icon('circle-large-outline');
+  item.tooltip = textTooltip(`Verified: ${c.state}`, [node.text, claimSentence(c)]);
+  // Whether the workspace is trusted is the menu's `when` (isWorkspaceTrusted), not the item's: trust granted later needs no redraw.
+  if (c.state === 'stale' && node.latest) item.contextValue = ContextValues.staleClaim;
+}
+
 function projectItem(node: Extract<Node, { kind: 'project' }>, ctx: ItemContext): vscode.TreeItem {
   const c = node.continuity;
   // The workspace's own project opens expanded: it is what the person came for.
@@ -187,10 +216,21 @@ function checkpointItem(cp: Checkpoint, whose: string | undefined, ctx: ItemCont
     cp.autoClosed ? 'Auto-closed: an abandoned session closed on its agent’s behalf; nobody reviewed it.' : '',
     cp.git.branch || cp.git.commit ? `Git: ${[cp.git.branch, cp.git.commit, cp.git.subject].filter(Boolean).join(' · ')}` : '',
     cp.next ? `Next: ${cp.next}` : '',
+    claimsLine(ctx.claims(cp)),
     claude ? `Claude Code session ${claude.id}` : '',
   ]);
   item.command = { command: Commands.openCheckpoint, title: 'Open Checkpoint', arguments: [{ slug: cp.slug }] };
   return item;
+}
+
+/** The checkpoint tooltip's word on its claims: `Verified: 1 of 2 claims stale (re-run before relying on them)`, "" without evidence. */
+function claimsLine(checks: readonly ClaimCheck[]): string {
+  if (!checks.length) return '';
+  const stale = checks.filter((c) => c.state === 'stale').length;
+  const of = `of ${checks.length === 1 ? '1 claim' : `${checks.length} claims`}`;
+  if (stale) return `Verified: ${stale} ${of} stale, a covered file changed since its run: re-run before relying on ${stale === 1 ? 'it' : 'them'}`;
+  const unbacked = checks.filter((c) => c.state === 'unbacked').length;
+  return unbacked ? `Verified: ${unbacked} ${of} unbacked, the rest fresh` : `Verified: ${checks.length === 1 ? 'its claim' : `all ${checks.length} claims`} fresh`;
 }
 
 /** Task, else next step; an auto-closed session has neither, and says what it is rather than showing its id. */

@@ -10,9 +10,10 @@ export type SectionKey = 'failed' | 'verified' | 'blockers' | 'decisions' | 'que
 export type Node =
   | { kind: 'project'; continuity: ProjectContinuity; current: boolean; whose?: string }
   | { kind: 'scope'; scope: string; current: boolean }
-  | { kind: 'checkpoint'; checkpoint: Checkpoint; whose?: string }
-  | { kind: 'section'; checkpoint: Checkpoint; section: SectionKey }
-  | { kind: 'sectionItem'; checkpoint: Checkpoint; section: SectionKey; index: number; text: string }
+  // `latest`: the scope's newest checkpoint, whose stale claims `baton verify --run` re-runs (Re-run Verification is offered there).
+  | { kind: 'checkpoint'; checkpoint: Checkpoint; whose?: string; latest?: boolean }
+  | { kind: 'section'; checkpoint: Checkpoint; section: SectionKey; latest?: boolean }
+  | { kind: 'sectionItem'; checkpoint: Checkpoint; section: SectionKey; index: number; text: string; latest?: boolean }
   | { kind: 'abandoned'; abandoned: Abandoned }
   | { kind: 'planGroup'; scope: string; plans: Plan[]; current: boolean }
   | { kind: 'plan'; plan: Plan }
@@ -43,10 +44,10 @@ export function sectionItems(cp: Checkpoint, section: SectionKey): string[] {
 }
 
 /** Children of a checkpoint: its non-empty sections. Shared by every view that lists checkpoints. */
-export function sectionsOf(cp: Checkpoint): Node[] {
-  return SECTION_ORDER.filter((s) => sectionItems(cp, s).length > 0).map((section) => ({ kind: 'section', checkpoint: cp, section }));
+export function sectionsOf(cp: Checkpoint, latest?: boolean): Node[] {
+  return SECTION_ORDER.filter((s) => sectionItems(cp, s).length > 0).map((section) => ({ kind: 'section', checkpoint: cp, section, ...(latest ? { latest } : {}) }));
 }
 
-export function sectionChildren(cp: Checkpoint, section: SectionKey): Node[] {
-  return sectionItems(cp, section).map((text, index) => ({ kind: 'sectionItem', checkpoint: cp, section, index, text }));
+export function sectionChildren(cp: Checkpoint, section: SectionKey, latest?: boolean): Node[] {
+  return sectionItems(cp, section).map((text, index) => ({ kind: 'sectionItem', checkpoint: cp, section, index, text, ...(latest ? { latest } : {}) }));
 }

@@ -54,7 +54,9 @@ export async function checkpointNodes(host: BatonHost, scope: string, count: num
   const history = await host.session.history(scope);
   if (current && history.length === 0) return [{ kind: 'noCheckpoints', scope }];
   const whose = await whoseOfScope(host, scope, history);
-  const shown: Node[] = history.slice(from, from + count).map((checkpoint) => withWhose({ kind: 'checkpoint', checkpoint }, whose(checkpoint)));
+  const shown: Node[] = history
+    .slice(from, from + count)
+    .map((checkpoint, i) => withWhose({ kind: 'checkpoint', checkpoint, ...(from + i === 0 ? { latest: true } : {}) }, whose(checkpoint)));
   const hidden = history.length - from - count;
   if (hidden > 0) shown.push({ kind: 'more', scope, hidden, ...(current ? { from: from + count } : {}) });
   return shown;

@@ -5,6 +5,7 @@
 import * as vscode from 'vscode';
 import { systemClock } from '../../app/openBaton';
 import type { BatonHost } from '../batonHost';
+import type { ClaimChecks } from '../claimChecks';
 import { Disposable } from '../lifecycle';
 import type { Log } from '../log';
 import { toTreeItem } from './items';
@@ -21,9 +22,13 @@ export abstract class TreeProvider extends Disposable implements vscode.TreeData
     protected readonly host: BatonHost,
     protected readonly log: Log,
     private readonly name: string,
+    /** Its checkpoints' claims, judged fresh or stale; a view without it shows none. */
+    protected readonly claims?: ClaimChecks,
   ) {
     super();
     this.register(host.onDidChange(() => this.refresh()));
+    // A saved edit of a covered file turns a claim stale without any vault change.
+    if (claims) this.register(claims.onDidChange(() => this.refresh()));
   }
 
   refresh(): void {
@@ -32,7 +37,12 @@ export abstract class TreeProvider extends Disposable implements vscode.TreeData
   }
 
   getTreeItem(node: Node): vscode.TreeItem {
-    return toTreeItem(node, { now: this.now, fileOf: (slug) => this.host.session.fileOf(slug), notesFileOf: (scope) => this.host.session.notesFileOf(scope) });
+    return toTreeItem(node, {
+      now: this.now,
+      fileOf: (slug) => this.host.session.fileOf(slug),
+      notesFileOf: (scope) => this.host.session.notesFileOf(scope),
+      claims: (cp) => this.claims?.of(cp) ?? [],
+    });
   }
 
   async getChildren(node?: Node): Promise<Node[]> {
@@ -45,8 +55,8 @@ export abstract class TreeProvider extends Disposable implements vscode.TreeData
         // A vault that is missing, empty or unreadable: its welcome view speaks for it.
         if (this.host.state !== 'ready') return [];
       }
-      if (node?.kind === 'checkpoint') return sectionsOf(node.checkpoint);
-      if (node?.kind === 'section') return node.section === 'next' ? [] : sectionChildren(node.checkpoint, node.section);
+      if (node?.kind === 'checkpoint') return sectionsOf(node.checkpoint, node.latest);
+      if (node?.kind === 'section') return node.section === 'next' ? [] : sectionChildren(node.checkpoint, node.section, node.latest);
       return await this.children(node);
     } catch (err) {
       this.log.error(`The ${this.name} view could not read the vault`, err);

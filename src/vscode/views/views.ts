@@ -5,6 +5,7 @@
 // does, so it never takes the space the history needs.
 import * as vscode from 'vscode';
 import type { BatonHost } from '../batonHost';
+import type { ClaimChecks } from '../claimChecks';
 import type { FileTouches } from '../editor/fileTouches';
 import { ContextKeys, Views } from '../ids';
 import { Disposable } from '../lifecycle';
@@ -28,10 +29,10 @@ export class BatonViews extends Disposable {
   readonly thisFile: ThisFileView;
   readonly agents: AgentsView;
 
-  constructor(host: BatonHost, files: FileTouches, log: Log) {
+  constructor(host: BatonHost, files: FileTouches, log: Log, claims?: ClaimChecks) {
     super();
-    this.projects = this.register(new ProjectsView(host, log, 'Checkpoints'));
-    this.checkpoints = this.register(new CheckpointsView(host, log, 'Checkpoints'));
+    this.projects = this.register(new ProjectsView(host, log, 'Checkpoints', claims));
+    this.checkpoints = this.register(new CheckpointsView(host, log, 'Checkpoints', claims));
     this.abandoned = this.register(new AbandonedView(host, log, 'Abandoned Sessions'));
     this.plans = this.register(new PlansView(host, log, 'Plans'));
     this.thisFile = this.register(new ThisFileView(host, log, files));
