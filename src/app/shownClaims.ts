@@ -39,16 +39,28 @@ export function claimsOfCheckpoints(checkpoints: readonly Checkpoint[], folderOf
   return out;
 }
 
+/** A tool's answer judges the claims of this many checkpoints, the newest it shows: each is a line a claim, paid for in tokens. */
+export const JUDGED = 3;
+
+export interface ShownClaims {
+  /** By slug, the checkpoints judged here that had claims. */
+  claims: Map<string, ClaimCheck[]>;
+  /** Checkpoints of this project shown past the first JUDGED, whose claims were not read (the answer says so). */
+  unjudged: number;
+}
+
 /**
- * Checkpoints named by slug (a touch, a dead end): each of a scope with a
- * folder here read from its file once, the rest not read at all.
+ * Checkpoints named by slug (a touch, a dead end), newest first: the first
+ * `max` of a scope with a folder here read from their files once, the rest
+ * not read at all.
  */
-export async function claimsOfSlugs(baton: Baton, slugs: readonly string[], folderOf: FolderOf): Promise<Map<string, ClaimCheck[]>> {
+export async function claimsOfSlugs(baton: Baton, slugs: readonly string[], folderOf: FolderOf, max = JUDGED): Promise<ShownClaims> {
   const vault = new FsVault(baton.vaultRoot);
-  const wanted = [...new Set(slugs)].filter((slug) => {
+  const own = [...new Set(slugs)].filter((slug) => {
     const scope = scopeOfVaultPath(slug);
     return scope !== undefined && folderOf(scope) !== null;
   });
+  const wanted = own.slice(0, max);
   const read = await Promise.all(
     wanted.map(async (slug): Promise<Checkpoint | null> => {
       const scope = scopeOfVaultPath(slug);
@@ -62,10 +74,13 @@ export async function claimsOfSlugs(baton: Baton, slugs: readonly string[], fold
       return text === null || !scope ? null : parseCheckpoint(text, slug.slice(slug.lastIndexOf('/') + 1), scope);
     }),
   );
-  return claimsOfCheckpoints(
-    read.filter((c): c is Checkpoint => c !== null),
-    folderOf,
-  );
+  return {
+    claims: claimsOfCheckpoints(
+      read.filter((c): c is Checkpoint => c !== null),
+      folderOf,
+    ),
+    unjudged: own.length - wanted.length,
+  };
 }
 
 /** A claim as the JSON answers carry it (`baton why --json`, the MCP tools' structured content): what the line says, exactly. */

@@ -81,7 +81,7 @@ export async function why(ctx: Context, { values, positionals }: CommandInput<'w
   const bm = basicMemoryDir(str(values['basic-memory']), ctx.io.env);
   const touches = await whyTouched(ctx.core(), positionals[0], limit, bm);
   // Claims are judged only for checkpoints of the project this folder is (app/shownClaims.ts).
-  const claims = await claimsOfSlugs(
+  const { claims, unjudged } = await claimsOfSlugs(
     ctx.core(),
     touches.filter((t) => t.origin === 'baton').map((t) => t.slug),
     folderFor(ctx.io.cwd, ctx.io.env),
@@ -92,7 +92,7 @@ export async function why(ctx: Context, { values, positionals }: CommandInput<'w
     ctx.json(bm ? withClaims : withClaims.map(({ origin: _origin, ...t }) => t));
     return 0;
   }
-  ctx.io.out(renderTouches(positionals[0], touches, now(), claims));
+  ctx.io.out(renderTouches(positionals[0], touches, now(), claims, unjudged));
   return 0;
 }
 

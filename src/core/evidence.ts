@@ -144,6 +144,10 @@ export function evidenceLines(checks: readonly ClaimCheck[], o: { since?: string
   return ['Evidence for Verified, checked against the working tree now:', ...checks.map((c, i) => `  ${i + 1}. ${claimWords(c, o)}`)];
 }
 
+/** The line under an answer that judged only its newest checkpoints' claims: no silent cap. */
+export const unjudgedLine = (n: number): string[] =>
+  n > 0 ? [`(Verified claims of ${n} older checkpoint(s) of this project shown here not judged; \`baton verify\` judges the latest.)`] : [];
+
 /**
  * A shown checkpoint's claims under its entry (why, before_you_try, blame),
  * where its Verified list is not printed: one line a claim, numbered as that

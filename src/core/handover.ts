@@ -16,7 +16,7 @@ import { renderAlsoWorking, whoseOf, type LiveSession } from './whose';
 import { originOf, threadOf, type Thread, type ThreadItem } from './thread';
 import { shortMachine } from './origin';
 import { age, day } from './time';
-import { evidenceLines, shownClaimLines, type ClaimCheck } from './evidence';
+import { evidenceLines, shownClaimLines, unjudgedLine, type ClaimCheck } from './evidence';
 
 export interface HandoverInput {
   project: string;
@@ -306,7 +306,7 @@ export function renderSessions(v: SessionsInput, now: number, o: { listNotes: bo
 export type ClaimsBySlug = ReadonlyMap<string, readonly ClaimCheck[]>;
 
 /** `why`: the checkpoints that touched a file, newest first, each with its task quoted under it and its claims' state (`claims`) after. */
-export function renderTouches(file: string, touches: readonly (Touch & { origin?: string })[], now: number, claims?: ClaimsBySlug): string {
+export function renderTouches(file: string, touches: readonly (Touch & { origin?: string })[], now: number, claims?: ClaimsBySlug, unjudged = 0): string {
   if (!touches.length) return `No checkpoint touched ${ident(file)}.\n`;
   const out = [`${touches.length} checkpoint(s) touched ${ident(file)}, newest first.`, QUOTED_INTRO];
   for (const t of touches) {
@@ -316,11 +316,12 @@ export function renderTouches(file: string, touches: readonly (Touch & { origin?
     out.push(...(said.length ? said : ['  (no task)']));
     out.push(...shownClaimLines(claims?.get(t.slug)));
   }
+  out.push(...unjudgedLine(unjudged));
   return finish(out);
 }
 
 /** `before_you_try`: the recorded dead ends that match an approach, each quoted under who ruled it out; its checkpoint's claims (`claims`) after its first. */
-export function renderDeadEnds(approach: string, deadEnds: readonly DeadEnd[], claims?: ClaimsBySlug): string {
+export function renderDeadEnds(approach: string, deadEnds: readonly DeadEnd[], claims?: ClaimsBySlug, unjudged = 0): string {
   if (!deadEnds.length) return `No recorded dead end matches ${ident(approach)}. That does not mean it works: nobody recorded trying it.\n`;
   const out = [`Already ruled out (${deadEnds.length}):`, QUOTED_INTRO];
   const shown = new Set<string>();
@@ -329,6 +330,7 @@ export function renderDeadEnds(approach: string, deadEnds: readonly DeadEnd[], c
     if (!shown.has(d.slug)) out.push(...shownClaimLines(claims?.get(d.slug), '    '));
     shown.add(d.slug);
   }
+  out.push(...unjudgedLine(unjudged));
   return finish(out);
 }
 

@@ -79,13 +79,13 @@ export function registerReadTools(server: McpServer, ctx: ToolContext): void {
       if (a.line !== undefined || a.end_line !== undefined) return whyOfLines(ctx, a.file, a.line ?? a.end_line ?? 1, a.end_line);
       const limit = a.limit ?? 20;
       const merged = await why(deps.baton, a.file, limit, deps.basicMemoryDir);
-      const claims = await claimsOfSlugs(
+      const { claims, unjudged } = await claimsOfSlugs(
         deps.baton,
         merged.filter((t) => t.origin === 'baton').map((t) => t.slug),
         await ownFolder(),
       );
       const touches = merged.map((t) => (claims.has(t.slug) ? { ...t, claims: (claims.get(t.slug) ?? []).map(claimJson) } : t));
-      return reply(renderTouches(a.file, merged, deps.now(), claims), { file: a.file, touches });
+      return reply(renderTouches(a.file, merged, deps.now(), claims, unjudged), { file: a.file, touches });
     }),
   );
 
@@ -103,7 +103,7 @@ export function registerReadTools(server: McpServer, ctx: ToolContext): void {
     },
     guarded(async (a) => {
       const deadEnds = await deps.baton.beforeYouTry(a.approach, a.project?.trim() || undefined);
-      const claims = await claimsOfSlugs(
+      const { claims, unjudged } = await claimsOfSlugs(
         deps.baton,
         deadEnds.map((d) => d.slug),
         await ownFolder(),
@@ -112,7 +112,7 @@ export function registerReadTools(server: McpServer, ctx: ToolContext): void {
       const structured = deadEnds.map((d, i) =>
         claims.has(d.slug) && deadEnds.findIndex((x) => x.slug === d.slug) === i ? { ...d, claims: (claims.get(d.slug) ?? []).map(claimJson) } : d,
       );
-      return reply(renderDeadEnds(a.approach, deadEnds, claims), { approach: a.approach, deadEnds: structured });
+      return reply(renderDeadEnds(a.approach, deadEnds, claims, unjudged), { approach: a.approach, deadEnds: structured });
     }),
   );
 

@@ -145,6 +145,24 @@ describe('claims shown in why, before_you_try and blame: fresh, stale, unbacked'
     }
   });
 
+  it('judges the newest three checkpoints’ claims in an answer and says how many older ones it did not', async () => {
+    for (let k = 0; k < 3; k++) {
+      v.advance(60);
+      await commitCheckpoint(v.baton, {
+        scope: 'kestrel',
+        agent: 'claude-code',
+        fields: { task: `pass ${k}`, verified: [`pass ${k} checked by hand`], files: ['src/auth.ts'] },
+        folder: repo,
+        gitAllowed: true,
+        byAgent: true,
+      });
+    }
+    const r = await cli(['why', 'src/auth.ts'], { vault: v.root, cwd: repo, env: gitEnv });
+    assert.equal(r.stdout.match(/^ {2}Verified 1: /gm)?.length, 3, r.stdout);
+    assert.ok(!r.stdout.includes('token expiry\n  Verified'), r.stdout);
+    assert.match(r.stdout, /^\(Verified claims of 1 older checkpoint\(s\) of this project shown here not judged; `baton verify` judges the latest\.\)$/m);
+  });
+
   it('judges no claim from another project’s folder, and quotes a command as the hand-over does', async () => {
     const other = gitRepo(parent, 'osprey');
     fs.mkdirSync(path.join(other, 'src'));
