@@ -8,8 +8,8 @@
 //     checkpoints read, buildHover: what vscode/editor/hoverDetails.ts does
 //     for a file not asked before), without and then with each shown
 //     checkpoint's claims judged against the working tree (app/evidence.ts
-//     claimChecks: one stat a covered file, its hash cached per mtime) and
-//     worded (core/evidence.ts claimWords). Both sides for every path, in
+//     claimChecks, as vscode/claimChecks.ts asks it: one stat a covered file,
+//     its hash cached per mtime) and rendered in the hover (core/claimText.ts). Both sides for every path, in
 //     alternating order; p99 of each against a frame (16.7 ms).
 // (b) `baton verify` on 1,000 claims against hashing their files once: a
 //     checkpoint whose 1,000 claims cover 200 files (the most Baton records,
@@ -24,8 +24,8 @@ import * as os from 'os';
 import * as path from 'path';
 import { execFileSync } from 'child_process';
 import type { Checkpoint } from '../src/core/model';
-import { EVIDENCE_KEY, claimWords, type Evidence } from '../src/core/evidence';
-import { buildHover, DETAILED } from '../src/core/hoverText';
+import { EVIDENCE_KEY, type Evidence } from '../src/core/evidence';
+import { buildHover, DETAILED, type HoverEntry } from '../src/core/hoverText';
 import { normalizeTouchPath } from '../src/core/touching';
 import { rfc3339 } from '../src/core/time';
 import { loadSqlJs } from '../src/adapters/index/sqlJs';
@@ -136,19 +136,15 @@ async function hoverFigure(size: number, queries: number): Promise<Record<string
     const touches = await kept.baton.why(q, 200);
     const shown = touches.slice(0, ENTRIES);
     const cps = await Promise.all(shown.map((t, i) => (i < DETAILED ? kept.checkpoint(t.slug) : Promise.resolve(null))));
-    const entries = shown.map((touch, i) => ({ touch, checkpoint: cps[i], changedSince: false }));
-    const words: string[] = [];
-    if (claims) {
-      for (const cp of cps) {
-        // Judged against this working tree for its own project's checkpoints only (app/shownClaims.ts).
-        if (!cp || cp.project !== project.name) continue;
-        const checks = claimChecks(cp, ws);
-        judged += checks.length;
-        for (const c of checks) words.push(claimWords(c, { terse: true }));
-      }
-      lines += words.length;
-    }
-    buildHover({ entries, total: touches.length, now: Math.floor(Date.now() / 1000), file: q, here: '' });
+    const entries: HoverEntry[] = shown.map((touch, i) => {
+      const cp = cps[i];
+      // As vscode/claimChecks.ts: judged against the workspace folder that is the checkpoint's project, else not at all.
+      const checks = claims && cp && cp.project === project.name ? claimChecks(cp, ws) : [];
+      judged += checks.length;
+      return { touch, checkpoint: cp, changedSince: false, ...(checks.length ? { claims: checks, rerun: false } : {}) };
+    });
+    const blocks = buildHover({ entries, total: touches.length, now: Math.floor(Date.now() / 1000), file: q, here: '' });
+    if (claims) lines += blocks.filter((b) => b.kind === 'markup' && /fresh|stale|unbacked/.test(b.value)).length;
     return now() - t0;
   };
   // Warm-up: the JIT, the index's statements; a few paths only, so most first asks are measured.
