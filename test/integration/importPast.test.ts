@@ -153,7 +153,7 @@ describe('import past sessions', function () {
     assert.strictEqual(none?.report, undefined);
     assert.strictEqual(
       none?.said,
-      'Baton found no past agent sessions on this machine. It looked in ~/.claude/projects, ~/.codex/sessions, ~/.gemini/tmp, ~/.copilot/session-state and ~/.config/Code/User/workspaceStorage.',
+      'Baton found no past agent sessions on this machine. It looked in ~/.claude/projects, ~/.codex/sessions, ~/.gemini/tmp, ~/.copilot/session-state, ~/.config/Code/User/workspaceStorage and ~/.config/Cursor/User/globalStorage.',
     );
     assert.deepStrictEqual(fs.readdirSync(path.join(api.vaultRoot, 'sessions')).sort(), before);
   });
