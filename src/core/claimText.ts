@@ -1,8 +1,8 @@
 // The words the editor puts beside a Verified claim (issue 26): fresh, stale
 // or unbacked, as core/evidence.ts's checkClaims judged it, in the hovers (as
 // blocks: the claim and its command are agents' text, rendered escaped) and
-// in tree tooltips and descriptions (plain text, escaped by the caller). The
-// judgement is checkClaims'; only the sentence is the editor's.
+// in tree tooltips (plain text: core/evidence.ts claimWords, the sentence the
+// hand-over, why and blame say). The judgement is checkClaims'.
 import type { ClaimCheck } from './evidence';
 import type { HoverBlock } from './hoverText';
 
@@ -12,14 +12,6 @@ const text = (value: string): HoverBlock => ({ kind: 'text', value: value.replac
 
 const files = (n: number): string => (n === 1 ? '1 file' : `${n} files`);
 const names = (changed: readonly string[]): string => changed.slice(0, 3).join(', ') + (changed.length > 3 ? `, and ${changed.length - 3} more` : '');
-
-/** One line, plain: `stale: verified at 3f2a1c by npm test -- auth; 2 of its 6 files changed since (a.ts, b.ts): re-run before relying on it`. */
-export function claimSentence(c: ClaimCheck): string {
-  const at = c.commit ? ` at ${c.commit}` : '';
-  if (c.state === 'unbacked') return 'unbacked: no passing run of a command it names was recorded';
-  if (c.state === 'fresh') return `fresh: verified${at} by ${c.command}; its ${files(c.files.length)} unchanged since`;
-  return `stale: verified${at} by ${c.command}; ${c.changed.length} of its ${files(c.files.length)} changed since (${names(c.changed)}): re-run before relying on it`;
-}
 
 /** The check of the claim a Verified item is: by its text, else by its place (the evidence lists claims in the Verified order). */
 export function checkOf(checks: readonly ClaimCheck[], item: string, index: number): ClaimCheck | undefined {

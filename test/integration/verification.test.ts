@@ -167,7 +167,7 @@ describe('verified claims: fresh, stale, re-run', () => {
       items.map((i) => [i.label, i.description, iconId(i), i.item.contextValue]),
       [[CLAIM, 'fresh', 'pass', ContextValues.sectionItem]],
     );
-    assert.match(tip(items[0]), /fresh: verified at [0-9a-f]{7} by test -f src\/verified\.ts; its 1 file unchanged since/);
+    assert.match(tip(items[0]), /fresh: verified at [0-9a-f]{7} by "test -f src\/verified\.ts"; its 1 file\(s\) unchanged since/);
     assert.strictEqual(iconId(section), 'pass');
   });
 
@@ -224,7 +224,7 @@ describe('verified claims: fresh, stale, re-run', () => {
       items.map((i) => [i.description, iconId(i), i.item.contextValue]),
       [['stale', 'warning', ContextValues.staleClaim]],
     );
-    assert.match(tip(items[0]), /1 of its 1 file changed since \(src\/verified\.ts\): re-run before relying on it/);
+    assert.match(tip(items[0]), /1 of its 1 file\(s\) changed since \(src\/verified\.ts\): re-run before relying on it/);
     assert.deepStrictEqual([section.description, iconId(section)], ['1 · 1 stale', 'warning']);
     assert.match(tip(checkpoint), /Verified: 1 of 1 claim stale/);
   });

@@ -3,7 +3,8 @@
 // claim, its command, the file names) only ever in text blocks, so a link in
 // it stays inert; the re-run link only where it was asked for.
 import { strict as assert } from 'assert';
-import { checkOf, claimBlocks, claimSentence, claimsSummary } from '../../src/core/claimText';
+import { checkOf, claimBlocks, claimsSummary } from '../../src/core/claimText';
+import { claimWords } from '../../src/core/evidence';
 import type { ClaimCheck } from '../../src/core/evidence';
 import { HOVER_COMMANDS, hoverPlainText } from '../../src/core/hoverText';
 
@@ -20,12 +21,12 @@ const check = (o: Partial<ClaimCheck>): ClaimCheck => ({
 
 describe('claimText: a Verified claim in the editor', () => {
   it('says fresh, stale (which files, re-run) and unbacked as the issue words them', () => {
-    assert.equal(claimSentence(check({})), 'fresh: verified at 3f2a1c9 by npm test -- auth; its 6 files unchanged since');
+    assert.equal(claimWords(check({})), 'fresh: verified at 3f2a1c9 by "npm test -- auth"; its 6 file(s) unchanged since');
     assert.equal(
-      claimSentence(check({ state: 'stale', changed: ['src/auth.ts', 'src/token.ts'] })),
-      'stale: verified at 3f2a1c9 by npm test -- auth; 2 of its 6 files changed since (src/auth.ts, src/token.ts): re-run before relying on it',
+      claimWords(check({ state: 'stale', changed: ['src/auth.ts', 'src/token.ts'] })),
+      'stale: verified at 3f2a1c9 by "npm test -- auth"; 2 of its 6 file(s) changed since (src/auth.ts, src/token.ts): re-run before relying on it',
     );
-    assert.equal(claimSentence(check({ state: 'unbacked', command: '', commit: '' })), 'unbacked: no passing run of a command it names was recorded');
+    assert.equal(claimWords(check({ state: 'unbacked', command: '', commit: '' })), 'unbacked: no passing run of a command it names was recorded');
     assert.equal(claimsSummary([check({ state: 'stale', changed: ['a'] }), check({}), check({ state: 'unbacked' })]), '1 stale · 1 unbacked');
     assert.equal(claimsSummary([check({})]), '');
   });

@@ -2,7 +2,8 @@
 // same under any project of the Checkpoints view and in This File. Labels are plain text (tree
 // labels render no markdown); tooltips go through textTooltip, which escapes.
 import * as vscode from 'vscode';
-import { checkOf, claimSentence, claimsSummary } from '../../core/claimText';
+import { checkOf, claimsSummary } from '../../core/claimText';
+import { claimWords } from '../../core/evidence';
 import { claudeSessionOf } from '../../core/claudeSession';
 import type { ClaimCheck } from '../../core/evidence';
 import type { Checkpoint } from '../../core/model';
@@ -159,7 +160,7 @@ function verifiedSection(item: vscode.TreeItem, checks: readonly ClaimCheck[], c
   if (checks.some((c) => c.state === 'stale')) item.iconPath = icon('warning', 'list.warningForeground');
   item.tooltip = textTooltip(
     'Verified',
-    checks.map((c) => `${c.claim}: ${claimSentence(c)}`),
+    checks.map((c) => `${c.claim}: ${claimWords(c)}`),
   );
 }
 
@@ -169,7 +170,7 @@ function claimItem(item: vscode.TreeItem, node: Extract<Node, { kind: 'sectionIt
   if (!c) return;
   item.description = c.state;
   item.iconPath = c.state === 'fresh' ? icon('pass', 'testing.iconPassed') : c.state === 'stale' ? icon('warning', 'list.warningForeground') : icon('circle-large-outline');
-  item.tooltip = textTooltip(`Verified: ${c.state}`, [node.text, claimSentence(c)]);
+  item.tooltip = textTooltip(`Verified: ${c.state}`, [node.text, claimWords(c)]);
   // Whether the workspace is trusted is the menu's `when` (isWorkspaceTrusted), not the item's: trust granted later needs no redraw.
   if (c.state === 'stale' && node.latest) item.contextValue = ContextValues.staleClaim;
 }
