@@ -11,6 +11,8 @@ import { placeholderNotice, splitPlaceholders } from '../core/placeholders';
 import { readGitState } from '../adapters/git/gitState';
 import { commitsSince } from '../adapters/git/blame';
 import { evidenceFor } from './evidence';
+import { homeOf } from './projectDir';
+import { refreshThread, type ThreadRefresh } from './threadRefresh';
 
 /**
  * The git state a checkpoint records: the folder's, or none when no folder is
@@ -51,6 +53,23 @@ export interface CheckpointResult extends CommitResult {
   placeholdersDropped: string[];
   /** The sentence telling the agent so, "" when nothing was dropped. */
   placeholderNotice: string;
+  /**
+   * The repository's agent-thread/ brought up to date (issue 28): its files
+   * rewritten and pulled checkpoints pruned; `error` when that failed (the
+   * checkpoint stands); absent when the folder has no shared thread.
+   */
+  thread?: ThreadRefresh | { error: string };
+}
+
+/** The shared thread refreshed after a checkpoint: never a reason for the checkpoint to fail. */
+async function refreshedThread(baton: Baton, scope: string, folder: string | null | undefined, gitAllowed: boolean): Promise<CheckpointResult['thread']> {
+  // An untrusted workspace's files are not Baton's to write.
+  if (!folder || !gitAllowed) return undefined;
+  try {
+    return (await refreshThread(baton, { folder, scope, home: homeOf(process.env), vault: baton.vaultRoot })) ?? undefined;
+  } catch (err) {
+    return { error: err instanceof Error ? err.message : String(err) };
+  }
 }
 
 /**
@@ -68,5 +87,6 @@ export async function commitCheckpoint(baton: Baton, req: CheckpointRequest): Pr
   const fields = { ...stated, ...(evidence.commands.length ? { commands: evidence.commands } : {}) };
   const extra = { ...evidence.extra, ...rest.extra };
   const r = await baton.commit({ ...rest, fields, extra, git: await gitStateOf(folder, git), coveredCommits: commitCoverage(folder, git) });
-  return { ...r, placeholdersDropped: dropped, placeholderNotice: placeholderNotice(kept ?? [], dropped) };
+  const thread = await refreshedThread(baton, r.checkpoint.project, folder, git.enabled);
+  return { ...r, placeholdersDropped: dropped, placeholderNotice: placeholderNotice(kept ?? [], dropped), ...(thread ? { thread } : {}) };
 }

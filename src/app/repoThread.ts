@@ -43,7 +43,7 @@ export interface ThreadOutcome {
 }
 
 /** The repository's top level, or a refusal saying that the thread lives in a repository. */
-async function repositoryOf(cwd: string): Promise<string> {
+export async function repositoryOf(cwd: string): Promise<string> {
   const r = await runGit(cwd, ['rev-parse', '--show-toplevel']);
   const root = r.out.trim();
   if (r.code !== 0 || !root) throw refused(`${cwd} is not in a git repository: the thread is shared through the project's repository. Run this inside it.`);
@@ -55,7 +55,7 @@ async function repositoryOf(cwd: string): Promise<string> {
  * somebody's. Baton's README carries its mark; without a README, a hand-over
  * that is not one of Baton's says the same.
  */
-function checkFolderIsOurs(root: string): void {
+export function checkFolderIsOurs(root: string): void {
   const readme = readRepoFile(root, THREAD_FILES.readme);
   const handover = readme === null ? readRepoFile(root, THREAD_FILES.handover) : null;
   if ((readme !== null && !readme.includes(README_MARK)) || (handover !== null && !handover.startsWith('# Hand-over — '))) {
@@ -98,6 +98,27 @@ async function ignoredNotes(root: string, changes: readonly RepoChange[]): Promi
   return ignored.map((p) => `${p} is ignored by git here: add it with git add -f, or cloud agents never see it.`);
 }
 
+/** The hand-over as the repository would hold it now: what enable writes and every checkpoint's refresh compares with. */
+export async function sharedThreadText(baton: Baton, o: { scope: string; root: string; home: string; vault: string }): Promise<ReturnType<typeof sharedHandover>> {
+  const view = await handoverView(baton, o.scope);
+  return sharedHandover({ project: view.project, latest: view.latest, thread: view.thread }, machinePaths(o.root, o.home, o.vault));
+}
+
+/** The folder's own files (README, hand-over, what session starts print) as planned changes, for enable and the refresh. */
+export async function sharedFolderChanges(baton: Baton, o: { scope: string; root: string; home: string; vault: string }): Promise<{ changes: RepoChange[]; masked: number }> {
+  const shared = await sharedThreadText(baton, o);
+  const root = o.root;
+  return {
+    masked: shared.masked,
+    changes: [
+      change(root, THREAD_FILES.readme, () => threadReadme()),
+      change(root, THREAD_FILES.handover, () => shared.text),
+      change(root, THREAD_FILES.start, () => shared.start),
+      change(root, THREAD_FILES.startJson, () => hookJson(shared.start)),
+    ],
+  };
+}
+
 export interface EnableInput {
   /** The project's scope, as the door resolved it (a positional, --project, BATON_PROJECT, the folder's). */
   scope: string;
@@ -118,13 +139,9 @@ export async function enableThread(baton: Baton, o: EnableInput): Promise<Thread
     throw refused(`The vault ${o.vault} holds no project "${o.scope}": nothing to share. Give the project's name (baton continuity lists them), or checkpoint in it first.`);
   }
   checkFolderIsOurs(root);
-  const view = await handoverView(baton, o.scope);
-  const shared = sharedHandover({ project: view.project, latest: view.latest, thread: view.thread }, machinePaths(root, o.home, o.vault));
+  const shared = await sharedFolderChanges(baton, { ...o, root });
   const changes: RepoChange[] = [
-    change(root, THREAD_FILES.readme, () => threadReadme()),
-    change(root, THREAD_FILES.handover, () => shared.text),
-    change(root, THREAD_FILES.start, () => shared.start),
-    change(root, THREAD_FILES.startJson, () => hookJson(shared.start)),
+    ...shared.changes,
     ...distinctFiles(root, [AGENTS_MD, ...ONLY_WHERE_THEY_ARE]).map((rel) =>
       change(root, rel, (t) => (t === null && rel !== AGENTS_MD ? null : withBlock(t, INSTRUCTIONS_BLOCK, rel))),
     ),

@@ -127,13 +127,17 @@ export const COMMANDS = {
     about: "commit the vault, merge the remote's, push (the vault is a git repository)",
   },
   thread: {
-    args: 'enable [PROJECT]|disable',
+    args: 'enable|pull|status [PROJECT]|disable',
     flags: { ...projectAlias, ...json },
-    about: "share the project's hand-over with cloud agents through the repository, or stop",
+    about: "share the project's hand-over with cloud agents through the repository; bring their checkpoints home",
     notes: [
       'enable writes agent-thread/ (the hand-over, a README on leaving a checkpoint), a block in AGENTS.md (and CLAUDE.md,',
       '.github/copilot-instructions.md where they exist) and session-start hooks for Copilot and Claude Code; disable takes',
-      'all of it out, every file as it was. Run inside the repository; commit what it wrote.',
+      'all of it out, every file as it was. Run inside the repository; commit what it wrote. Each checkpoint here then',
+      'rewrites the hand-over in the working tree and takes out the checkpoint files already pulled.',
+      'pull imports, once each, the checkpoint files agents committed under agent-thread/checkpoints/ on any local or',
+      'remote-tracking branch (read from git objects: no checkout; fetch first); a file that is no checkpoint is rejected.',
+      'status says whether the committed hand-over is behind the vault, and how many checkpoint files are pulled.',
     ],
   },
   hooks: {

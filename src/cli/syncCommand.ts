@@ -3,6 +3,8 @@
 import { usage } from '../core/errors';
 import { SyncError, syncVault, type SyncResult } from '../app/sync';
 import { cloneSharedVault, initSharedVault } from '../app/syncSetup';
+import { pullThreadHere } from '../app/threadRefresh';
+import type { PullReport } from '../app/threadPull';
 import { str } from './args';
 import type { CommandInput } from './commands';
 import type { Context } from './context';
@@ -17,6 +19,25 @@ function summary(r: SyncResult): string {
   for (const p of r.unreadable) lines.push(`Kept ${p}, which arrived by sync but cannot be read as Baton's; check it by hand.`);
   for (const x of r.refused) lines.push(`Refused ${x.path}: ${x.reason}.`);
   return lines.join('\n') + '\n';
+}
+
+/**
+ * After the vault's sync, the checkpoints cloud agents left on the branches of
+ * the repository this folder is in, when it shares the thread (issue 28). Its
+ * failure is reported, never the sync's: the vault is synced by then.
+ */
+async function threadPulled(ctx: Context): Promise<PullReport | { error: string } | null> {
+  try {
+    return await pullThreadHere(ctx.core(), ctx.io.cwd);
+  } catch (err) {
+    return { error: err instanceof Error ? err.message : String(err) };
+  }
+}
+
+function threadLine(t: PullReport | { error: string }): string {
+  if ('error' in t) return `Thread: not pulled: ${t.error}\n`;
+  const rejected = t.rejected.length ? `, ${t.rejected.length} file(s) rejected (baton thread pull says why)` : '';
+  return `Thread: imported ${t.imported.length} checkpoint(s) from the repository's branches${rejected}.\n`;
 }
 
 export async function sync(ctx: Context, { values, positionals }: CommandInput<'sync'>): Promise<number> {
@@ -34,8 +55,9 @@ export async function sync(ctx: Context, { values, positionals }: CommandInput<'
       return 0;
     }
     const r = await syncVault(ctx.vault);
-    if (values.json) ctx.json(r);
-    else ctx.io.out(summary(r));
+    const thread = await threadPulled(ctx);
+    if (values.json) ctx.json(thread ? { ...r, thread: 'error' in thread ? thread : { imported: thread.imported, rejected: thread.rejected } } : r);
+    else ctx.io.out(summary(r) + (thread ? threadLine(thread) : ''));
     return 0;
   } catch (err) {
     if (err instanceof SyncError && values.json) ctx.json({ ...err.result, error: err.message, reason: err.reason });

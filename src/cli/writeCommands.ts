@@ -3,7 +3,7 @@ import { parseBody } from '../core/checkpointBody';
 import { usage } from '../core/errors';
 import type { CheckpointFields } from '../core/model';
 import { checkpointFields } from '../app/checkpointFields';
-import { commitCheckpoint } from '../app/commit';
+import { commitCheckpoint, type CheckpointResult } from '../app/commit';
 import { pendingNotesDir } from '../app/vaultFiles';
 import { str } from './args';
 import type { CommandInput } from './commands';
@@ -61,12 +61,20 @@ async function commitWith(ctx: Context, command: 'checkpoint' | 'handoff', { val
     folder: ctx.io.cwd,
   });
   if (values.json) {
-    ctx.json({ session: r.checkpoint.session, slug: r.checkpoint.slug, path: r.path, redactions: r.redactions });
+    ctx.json({ session: r.checkpoint.session, slug: r.checkpoint.slug, path: r.path, redactions: r.redactions, ...(r.thread ? { thread: r.thread } : {}) });
   } else {
     const extras = [r.folded ? `folded ${r.folded} note(s)` : '', r.redactions ? `masked ${r.redactions} secret(s)` : ''].filter(Boolean);
     ctx.io.out(`Checkpoint ${r.checkpoint.session}${handoffTo ? ` for ${r.checkpoint.handoffTo}` : ''}: ${r.path}${extras.length ? ` (${extras.join(', ')})` : ''}\n`);
+    if (r.thread) ctx.io.out(threadLine(r.thread));
   }
   return 0;
+}
+
+/** The shared thread's refresh after a checkpoint (issue 28): what to commit, or why it was not refreshed (the checkpoint stands). */
+function threadLine(t: NonNullable<CheckpointResult['thread']>): string {
+  if ('error' in t) return `The shared thread was not refreshed: ${t.error}\n`;
+  const changed = [...t.written, ...t.removed];
+  return changed.length ? `Refreshed the shared thread (commit it with your work): ${changed.join(', ')}\n` : '';
 }
 
 export const checkpoint = (ctx: Context, input: CommandInput<'checkpoint'>): Promise<number> => commitWith(ctx, 'checkpoint', input);

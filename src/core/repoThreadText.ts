@@ -15,6 +15,7 @@ import { START_HANDOVER_CHARS, renderHandover, renderStartHandover } from './han
 import type { MarkedBlock } from './markedBlock';
 import { ident } from './quoted';
 import { maskSecrets } from './secrets';
+import { THREAD_CHECKPOINT_MAX_BYTES } from './threadCheckpoint';
 import type { Thread } from './thread';
 import { rfc3339 } from './time';
 
@@ -159,6 +160,7 @@ export function threadReadme(): string {
     '```',
     '',
     "No secrets: tokens and keys are masked when the file is read, and the file stays in the branch's history.",
+    `At most ${THREAD_CHECKPOINT_MAX_BYTES / 1024} KiB: a larger file, or one that is not this markdown, is not read.`,
     '',
   ].join('\n');
 }

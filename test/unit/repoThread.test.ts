@@ -148,7 +148,7 @@ describe('baton thread enable|disable (built CLI, real git repositories)', funct
     }
     const r3 = await t.run(['thread', 'pause']);
     assert.equal(r3.code, 2);
-    assert.match(r3.stderr, /Unknown action "pause"\.\nUsage: baton thread enable \[PROJECT\]\|disable \[--json\]/);
+    assert.match(r3.stderr, /Unknown action "pause"\.\nUsage: baton thread enable\|pull\|status \[PROJECT\]\|disable \[--json\]/);
   });
 
   it("refuses a folder, a hooks file or a settings file that is not Baton's to touch, writing nothing", async () => {
@@ -171,7 +171,8 @@ describe('baton thread enable|disable (built CLI, real git repositories)', funct
 
   it('rewrites only the hand-over when a new checkpoint changed it', async () => {
     await t.enable();
-    const r = await t.run(['checkpoint', '--at', '2026-08-14T15:00:00Z', '--task', 'annual toggle, second pass', '--next', 'ship it']);
+    // Made outside the repository, so its own refresh (threadRefresh.test.ts) leaves the working tree to enable.
+    const r = await t.run(['checkpoint', '--project', 'kestrel', '--at', '2026-08-14T15:00:00Z', '--task', 'annual toggle, second pass', '--next', 'ship it'], t.base);
     assert.equal(r.code, 0, r.stderr);
     const again = await t.enable();
     assert.deepEqual(again.written, ['agent-thread/HANDOVER.md', 'agent-thread/session-start.md', 'agent-thread/session-start.json']);
