@@ -5,6 +5,7 @@
 // were), and what is no checkpoint is rejected with its reason.
 import { strict as assert } from 'assert';
 import { ensureBuilt } from './support/cli';
+import * as fs from 'fs';
 import * as path from 'path';
 import { agentCheckpoint, cloudRemote, type CloudRemote, type PullJson as PullJsonShape } from './support/cloudRemote';
 import { git } from './support/gitRepo';
@@ -122,6 +123,27 @@ describe('baton thread pull (built CLI, bare remote and clones)', function () {
     const again = await t.pullJson();
     assert.deepEqual(again.imported, []);
     assert.equal(again.rejected.length, 7);
+  });
+
+  it("blame names the pulled checkpoint's session for the lines the agent's commit wrote, once its branch is merged", async () => {
+    // Named an hour ago, so its session began before the commit that carries it (blame's rule, core/agentBlame.ts).
+    const stamp = new Date(Date.now() - 3600_000).toISOString().replace(/[-:]/g, '').replace('T', '-').slice(0, 15);
+    const dir = path.join(t.base, 'cloud-cart');
+    git(t.base, 'clone', '-q', t.remote, dir);
+    git(dir, 'checkout', '-q', '-b', 'copilot/cart');
+    fs.mkdirSync(path.join(dir, 'src'));
+    fs.writeFileSync(path.join(dir, 'src/cart.ts'), 'export const total = 1;\n');
+    fs.mkdirSync(path.join(dir, 'agent-thread/checkpoints'), { recursive: true });
+    fs.writeFileSync(path.join(dir, `agent-thread/checkpoints/${stamp}-copilot.md`), agentCheckpoint('server-side cart total'));
+    git(dir, 'add', '-A');
+    git(dir, 'commit', '-q', '-m', 'cart total');
+    git(dir, 'push', '-q', 'origin', 'copilot/cart');
+    t.fetch();
+    assert.equal((await t.pullJson()).imported.length, 1);
+    git(t.repo, 'merge', '-q', '--ff-only', 'origin/copilot/cart');
+    const blame = await t.run(['blame', 'src/cart.ts']);
+    assert.equal(blame.code, 0, blame.stderr);
+    assert.match(blame.stdout, new RegExp(`^line 1 +copilot .*sessions/kestrel/${stamp}-copilot +commit ${git(dir, 'rev-parse', '--short=12', 'HEAD')}`, 'm'));
   });
 
   it('baton sync inside the repository pulls the thread after syncing the vault, and says so', async () => {
