@@ -37,6 +37,11 @@ const TYPED = [
   'x: 0x1F',
   'x: 0o17',
   'x: 0b101',
+  'x: 0bc2ae606429d1cf',
+  'x: 0b2',
+  'x: 0o8',
+  'x: 0xg',
+  'x: 0x1g',
   'x: 123456789012345678901',
   'x: true',
   'x: True',
@@ -81,6 +86,8 @@ describe('parseCheckpoint reads by hand exactly what js-yaml reads', () => {
       for (let k = 0; k < 10; k++) same(mangle(c.text, i * 100 + k), c.id, c.scope);
     });
     for (const j of [...JUNK, ...TYPED]) same(`---\ntype: checkpoint\n${j}\nagent: x\n---\n\n## Task\n\nt\n`);
+    // A machine id a hex prefix would make a number if it were all that prefix's digits: a string, read by hand (1 machine in 256).
+    assert.ok(fastFrontmatter('---\ntype: checkpoint\nmachine: 0bc2ae606429d1cf\n---\n'));
   });
 
   it('on edge shapes: no frontmatter, empty, torn, no closing line, closing at the end', () => {
@@ -148,9 +155,19 @@ describe('parseCheckpoint reads by hand exactly what js-yaml reads', () => {
     }
     // A key twice in one claim: js-yaml refuses the whole frontmatter, and so must the hand reader.
     same(usual.replace('      command: npm test -- auth\n', '      command: npm test -- auth\n      command: npm test\n'));
-    for (const e of [evidence, { commit: '', files: {}, claims: [] }, { commit: 'abc', files: { 'a.ts': 12 }, claims: [{ claim: '- dash', exit: -1 }] }]) {
+    // The same digits quoted (a string) and plain (a number) in one record: each scalar is decided as written, however often it repeats.
+    const digits = {
+      commit: '1234567',
+      files: { 'a.ts': '1234567' },
+      claims: [
+        { claim: '1234567', command: 'make', exit: 1234567, commit: '1234567' },
+        { claim: 'again', command: '1234567', exit: 1234567 },
+      ],
+    };
+    for (const e of [evidence, digits, { commit: '', files: {}, claims: [] }, { commit: 'abc', files: { 'a.ts': 12 }, claims: [{ claim: '- dash', exit: -1 }] }]) {
       const text = renderCheckpoint(makeCheckpoint({ task: 't', extra: { evidence: e } }));
       same(text);
+      if (e === digits) assert.ok(fastFrontmatter(text), text);
       assert.deepStrictEqual(indexRecord(text, '20260814-143207-claude', false), recordOfCheckpoint(text, '20260814-143207-claude', false));
     }
     const piece = fc.oneof(

@@ -37,6 +37,7 @@ export interface IndexRecord {
 /** A frontmatter as the real parser's two readings give it: YAML's core schema, and strings only. */
 export interface FastFrontmatter {
   typed: Record<string, unknown>;
+  /** The same keys with every scalar as written; a nested block's is its typed reading (FrontVisitor.tree says why). */
   raw: Record<string, unknown>;
   /** Where the body starts in the text. */
   bodyStart: number;
@@ -121,8 +122,12 @@ const CORE_BOOL = new Map([
   ['False', false],
   ['FALSE', false],
 ]);
-/** Every int and float form of YAML 1.2's core schema and js-yaml's (underscores, 0b/0o/0x), and more. */
-const NUMBERISH = /^[-+]?(?:[0-9][0-9_]*(?:\.[0-9_]*)?(?:[eE][-+]?[0-9_]+)?|\.[0-9_]*(?:[eE][-+]?[0-9_]+)?|0[bBoOxX][0-9a-fA-F_]*|\.(?:inf|Inf|INF|nan|NaN|NAN))$/;
+/**
+ * Every int and float form of YAML 1.2's core schema and js-yaml's (underscores, 0b/0o/0x), and more.
+ * A prefix's digits are its own: a machine id such as `0bc2ae606429d1cf` (1 in 256 of them) is a string to both.
+ */
+const NUMBERISH =
+  /^[-+]?(?:[0-9][0-9_]*(?:\.[0-9_]*)?(?:[eE][-+]?[0-9_]+)?|\.[0-9_]*(?:[eE][-+]?[0-9_]+)?|0[bB][01_]*|0[oO][0-7_]*|0[xX][0-9a-fA-F_]*|\.(?:inf|Inf|INF|nan|NaN|NAN))$/;
 function corePlain(v: string): unknown {
   if (CORE_NULL.has(v)) return undefined;
   const bool = CORE_BOOL.get(v);
@@ -173,8 +178,13 @@ interface FrontVisitor {
   item(key: string, raw: string): boolean;
   /** A relation line Baton writes, under `relations:`. */
   relation(pred: string, obj: string): void;
-  /** `key:` followed by an indented block mapping (Baton's `evidence`, as js-yaml dumps it), both readings of it. */
-  tree(key: string, typed: unknown, raw: unknown): void;
+  /**
+   * `key:` followed by an indented block mapping (Baton's `evidence`, as js-yaml
+   * dumps it), its typed reading. Its raw reading is never asked for: a
+   * modelled key is read as written only when it is a string or a list, and a
+   * nested block is a mapping, which both readers take as no text and no list.
+   */
+  tree(key: string, typed: unknown): void;
 }
 
 /** A mapping key this reader is sure every YAML reader takes as this string: plain, path-like, no type of its own. */
@@ -190,89 +200,105 @@ function isKey(k: string): boolean {
   return ok;
 }
 
-function indentOf(line: string): number {
-  let n = 0;
+/** Where line's indentation ends, counting spaces from `from` (a sequence item's first key counts from after its dash). */
+function indentOf(line: string, from = 0): number {
+  let n = from;
   while (line.charCodeAt(n) === 0x20) n++;
   return n;
 }
 
+/** Scalars repeat in a nested record (every claim's run time, commit, exit): each decided once while they do. */
+const scalars = new Map<string, unknown>();
+
+/** A one-line scalar's value under YAML's core schema, or undefined when this reader is not sure of it. */
+function typedScalar(raw: string): unknown {
+  const hit = scalars.get(raw);
+  if (hit !== undefined) return hit;
+  if (!isScalar(raw)) return undefined;
+  const c = raw.charCodeAt(0);
+  const v = c === 0x22 ? (raw.includes('\\') ? (JSON.parse(raw) as string) : raw.slice(1, -1)) : c === 0x27 ? raw.slice(1, -1).replace(/''/g, "'") : corePlain(raw);
+  if (v !== undefined) {
+    if (scalars.size >= 512) scalars.clear();
+    scalars.set(raw, v);
+  }
+  return v;
+}
+
 /**
- * The block at `ind` from `lines[i]`, nested mappings and sequences written
- * the way js-yaml dumps them (two spaces a level, a sequence indented under
- * its key, one-line scalars, `{}` and `[]` empty): both readings and the line
- * after it; null on any line outside that shape. Only Baton's own nested keys
- * (the claims' `evidence`) are written so; everything else stays the real
- * parser's.
+ * The block at `ind` from `all[i]` up to `end`, nested mappings and sequences
+ * written the way js-yaml dumps them (two spaces a level, a sequence indented
+ * under its key, one-line scalars, `{}` and `[]` empty): its typed reading and
+ * the line after it; null on any line outside that shape. Only Baton's own
+ * nested keys (the claims' `evidence`) are written so; everything else stays
+ * the real parser's. Only the typed reading is built: a nested block is never
+ * a key the model reads as written (see `tree`), and a 1,000-claim record is
+ * most of `baton verify`'s read.
  */
-function block(all: readonly string[], i: number, ind: number, depth = 0, first?: string): { typed: unknown; raw: unknown; next: number } | null {
-  // `first` stands for line i (a sequence item's first key, its dash read as a space), without copying the lines.
+function block(all: readonly string[], i: number, end: number, ind: number, depth = 0, from = -1): { value: unknown; next: number } | null {
+  // With `from`, line i is a sequence item's first key: its dash read as a space, without copying the line.
   const start = i;
-  const at = (k: number): string => (k === start && first !== undefined ? first : all[k]);
-  if (depth > 8 || i >= all.length || indentOf(at(i)) !== ind) return null;
-  if (at(i).startsWith('- ', ind)) {
-    const typed: unknown[] = [];
-    const raw: unknown[] = [];
-    for (; i < all.length;) {
-      const cur = at(i);
-      const n = indentOf(cur);
+  const indent = (k: number): number => (k === start && from >= 0 ? indentOf(all[k], from) : indentOf(all[k]));
+  if (depth > 8 || i >= end || indent(i) !== ind) return null;
+  if (all[i].startsWith('- ', ind)) {
+    const items: unknown[] = [];
+    for (; i < end;) {
+      const cur = all[i];
+      const n = indent(i);
       if (n !== ind || !cur.startsWith('- ', ind)) {
         if (n > ind) return null;
         break;
       }
       const rest = cur.slice(ind + 2);
-      if (!rest.includes(':') && isScalar(rest)) {
-        const r = readings(rest);
-        if (!r) return null;
-        typed.push(r.typed);
-        raw.push(r.raw);
-        i++;
-        continue;
+      if (!rest.includes(':')) {
+        const v = typedScalar(rest);
+        if (v !== undefined) {
+          items.push(v);
+          i++;
+          continue;
+        }
+        if (isScalar(rest)) return null;
       }
-      // `- key: value` opens a mapping whose keys stand two columns in: read it as if the dash were a space.
-      const m = block(all, i, ind + 2, depth + 1, `${' '.repeat(ind + 2)}${rest}`);
-      if (!m || !m.typed || Array.isArray(m.typed)) return null;
-      typed.push(m.typed);
-      raw.push(m.raw);
+      // `- key: value` opens a mapping whose keys stand two columns in: read as if the dash were a space.
+      const m = block(all, i, end, ind + 2, depth + 1, ind + 2);
+      if (!m || !m.value || Array.isArray(m.value)) return null;
+      items.push(m.value);
       i = m.next;
     }
-    return { typed, raw, next: i };
+    return { value: items, next: i };
   }
-  const typed: Record<string, unknown> = {};
-  const raw: Record<string, unknown> = {};
-  for (; i < all.length;) {
-    const cur = at(i);
-    const n = indentOf(cur);
+  const map: Record<string, unknown> = {};
+  for (; i < end;) {
+    const cur = all[i];
+    const n = indent(i);
     if (n !== ind || cur.startsWith('- ', ind)) {
       if (n > ind) return null;
       break;
     }
     const colon = cur.indexOf(':', ind);
-    const key = colon < 0 ? '' : cur.slice(ind, colon);
-    if (!isKey(key) || Object.prototype.hasOwnProperty.call(typed, key)) return null;
+    if (colon < 0) return null;
+    const key = cur.slice(ind, colon);
+    if (!isKey(key) || Object.prototype.hasOwnProperty.call(map, key)) return null;
     if (colon === cur.length - 1) {
-      const below = i + 1 < all.length ? indentOf(all[i + 1]) : 0;
+      const below = i + 1 < end ? indentOf(all[i + 1]) : 0;
       if (below !== ind + 2) return null;
-      const child = block(all, i + 1, below, depth + 1);
+      const child = block(all, i + 1, end, below, depth + 1);
       if (!child) return null;
-      typed[key] = child.typed;
-      raw[key] = child.raw;
+      map[key] = child.value;
       i = child.next;
       continue;
     }
     if (cur.charCodeAt(colon + 1) !== 0x20) return null;
     const v = cur.slice(colon + 2);
     if (v === '{}' || v === '[]') {
-      typed[key] = v === '{}' ? {} : [];
-      raw[key] = v === '{}' ? {} : [];
+      map[key] = v === '{}' ? {} : [];
     } else {
-      const r = isScalar(v) ? readings(v) : null;
-      if (!r) return null;
-      typed[key] = r.typed;
-      raw[key] = r.raw;
+      const t = typedScalar(v);
+      if (t === undefined) return null;
+      map[key] = t;
     }
     i++;
   }
-  return { typed, raw, next: i };
+  return { value: map, next: i };
 }
 
 /**
@@ -316,9 +342,9 @@ function scanFront(yaml: string, v: FrontVisitor): boolean {
       // A nested block: every following indented line is its, in the one shape `block` reads.
       let end = i + 1;
       while (end < lines.length && lines[end].startsWith(' ')) end++;
-      const b = block(lines.slice(i + 1, end), 0, 2);
-      if (!b || b.next !== end - i - 1 || key === 'relations') return false;
-      v.tree(key, b.typed, b.raw);
+      const b = key === 'relations' ? null : block(lines, i + 1, end, 2);
+      if (!b || b.next !== end) return false;
+      v.tree(key, b.value);
       i = end - 1;
       continue;
     }
@@ -417,9 +443,9 @@ export function fastFrontmatter(text: string): FastFrontmatter | null {
       (typed.relations as unknown[]).push({ pred, obj, conf: 1, src: 'stated' });
       (raws.relations as unknown[]).push({ pred, obj, conf: '1.0', src: 'stated' });
     },
-    tree(key, t, r) {
+    tree(key, t) {
       typed[key] = t;
-      raws[key] = r;
+      raws[key] = t;
     },
   });
   return ok ? { typed, raw: raws, bodyStart: split.bodyStart } : null;
