@@ -9,16 +9,29 @@ import { MISSING } from '../core/evidence';
 /** A file past this size is hashed by its size and mtime only: reading it whole on every check would cost more than the claim is worth. */
 const MAX_READ = 8 << 20;
 
+interface Hashed {
+  mtimeMs: number;
+  size: number;
+  ino: number;
+  hash: string;
+}
+
 export class FileHashes {
-  private readonly cache = new Map<string, { key: string; hash: string }>();
+  private readonly cache = new Map<string, Hashed>();
+  /** The last root asked, resolved: a verify asks hundreds of files of one root. */
+  private root = { given: '', resolved: '' };
   /** How many files were read and hashed (not answered from the cache): what the tests and the bench count. */
   hashed = 0;
 
   /** `sha256:` and 16 hex of the file's content, or MISSING when it is no readable file. */
   hash(root: string, rel: string): string {
-    const file = path.resolve(root, rel);
+    if (this.root.given !== root) this.root = { given: root, resolved: path.resolve(root) };
+    const base = this.root.resolved;
+    const file = path.resolve(base, rel);
     // A path from a checkpoint is the agent's text: nothing outside the repository is read.
-    if (path.relative(root, file).startsWith('..')) return MISSING;
+    // (A path under the root is its tail, as path.relative would say, without resolving both again.)
+    const under = file.startsWith(base) && file.charAt(base.length) === path.sep;
+    if ((under ? file.slice(base.length + 1) : path.relative(base, file)).startsWith('..')) return MISSING;
     let st: fs.Stats;
     try {
       st = fs.statSync(file);
@@ -26,9 +39,8 @@ export class FileHashes {
       return MISSING;
     }
     if (!st.isFile()) return MISSING;
-    const key = `${st.mtimeMs}:${st.size}:${st.ino}`;
     const hit = this.cache.get(file);
-    if (hit && hit.key === key) return hit.hash;
+    if (hit && hit.mtimeMs === st.mtimeMs && hit.size === st.size && hit.ino === st.ino) return hit.hash;
     let hash: string;
     try {
       hash = st.size > MAX_READ ? `size:${st.size}:${Math.floor(st.mtimeMs)}` : `sha256:${createHash('sha256').update(fs.readFileSync(file)).digest('hex').slice(0, 16)}`;
@@ -36,7 +48,7 @@ export class FileHashes {
       return MISSING;
     }
     this.hashed += 1;
-    this.cache.set(file, { key, hash });
+    this.cache.set(file, { mtimeMs: st.mtimeMs, size: st.size, ino: st.ino, hash });
     return hash;
   }
 
