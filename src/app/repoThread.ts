@@ -127,13 +127,27 @@ export interface EnableInput {
   vault: string;
 }
 
+/** What enable or disable would write, planned from the files as they are now: the editor shows it as diffs before applying it. */
+export interface ThreadPlan {
+  /** The repository's top level. */
+  root: string;
+  folder: string;
+  /** Every file planned, relative to the repository; a change whose before and after agree writes nothing. */
+  changes: RepoChange[];
+  /** Folders to remove once the removals leave them empty (disable). */
+  prune: string[];
+  masked: number;
+  /** What the person should know before saying yes (enable: files git would keep out of a clone). */
+  notes: string[];
+}
+
 /**
- * Writes the folder (README, hand-over, what the session starts print of it), the
- * block in the instruction files and the two session-start hooks. A project
- * the vault holds nothing of is refused (a typo would share an empty thread).
- * Enabling again writes nothing unless the hand-over changed.
+ * Plans the folder (README, hand-over, what the session starts print of it),
+ * the block in the instruction files and the two session-start hooks. A
+ * project the vault holds nothing of is refused (a typo would share an empty
+ * thread). Planned again on an enabled thread, only a changed hand-over differs.
  */
-export async function enableThread(baton: Baton, o: EnableInput): Promise<ThreadOutcome> {
+export async function planThreadEnable(baton: Baton, o: EnableInput): Promise<ThreadPlan> {
   const root = await repositoryOf(o.cwd);
   if (!(await baton.scopes()).includes(o.scope)) {
     throw refused(`The vault ${o.vault} holds no project "${o.scope}": nothing to share. Give the project's name (baton continuity lists them), or checkpoint in it first.`);
@@ -151,17 +165,16 @@ export async function enableThread(baton: Baton, o: EnableInput): Promise<Thread
     }),
     change(root, CLAUDE_SETTINGS, (t) => withClaudeThreadHook(t, THREAD_FILES.start, CLAUDE_SETTINGS)),
   ];
-  const done = applyRepoChanges(root, changes);
-  return { folder: THREAD_FOLDER, ...done, masked: shared.masked, notes: await ignoredNotes(root, changes) };
+  return { root, folder: THREAD_FOLDER, changes, prune: [], masked: shared.masked, notes: await ignoredNotes(root, changes) };
 }
 
 /**
- * Takes out everything enable put in: the folder's files, the block (the
- * instruction files as they were, AGENTS.md removed when enable made it), the
- * hooks file, the Claude Code hook (the settings as they were, or no file).
- * Checkpoints agents left in the folder stay, and are named.
+ * Plans taking out everything enable put in: the folder's files, the block
+ * (the instruction files as they were, AGENTS.md removed when enable made
+ * it), the hooks file, the Claude Code hook (the settings as they were, or no
+ * file). Checkpoints agents left in the folder stay, and are named once applied.
  */
-export async function disableThread(o: { cwd: string }): Promise<ThreadOutcome> {
+export async function planThreadDisable(o: { cwd: string }): Promise<ThreadPlan> {
   const root = await repositoryOf(o.cwd);
   checkFolderIsOurs(root);
   const ours = [THREAD_FILES.readme, THREAD_FILES.handover, THREAD_FILES.start, THREAD_FILES.startJson];
@@ -171,8 +184,17 @@ export async function disableThread(o: { cwd: string }): Promise<ThreadOutcome> 
     change(root, COPILOT_HOOKS, (t) => (t !== null && isCopilotThreadFile(t, THREAD_FILES.startJson) ? null : t)),
     change(root, CLAUDE_SETTINGS, (t) => (t === null ? null : withoutClaudeThreadHook(t, THREAD_FILES.start, CLAUDE_SETTINGS))),
   ];
-  const done = applyRepoChanges(root, changes, [THREAD_FILES.checkpoints, ...MADE_FOLDERS]);
-  const left = repoFilesUnder(root, THREAD_FOLDER);
-  const notes = left.length ? [`${left.length} file(s) stay in ${THREAD_FOLDER}/, not Baton's own (agents' checkpoints): ${left.join(', ')}.`] : [];
-  return { folder: THREAD_FOLDER, ...done, masked: 0, notes };
+  return { root, folder: THREAD_FOLDER, changes, prune: [THREAD_FILES.checkpoints, ...MADE_FOLDERS], masked: 0, notes: [] };
 }
+
+/** Writes a plan; a file changed since it was planned is refused (applyRepoChanges), never overwritten. */
+export function applyThreadPlan(plan: ThreadPlan): ThreadOutcome {
+  const done = applyRepoChanges(plan.root, plan.changes, plan.prune);
+  if (!plan.prune.length) return { folder: plan.folder, ...done, masked: plan.masked, notes: plan.notes };
+  const left = repoFilesUnder(plan.root, THREAD_FOLDER);
+  const notes = left.length ? [`${left.length} file(s) stay in ${THREAD_FOLDER}/, not Baton's own (agents' checkpoints): ${left.join(', ')}.`] : [];
+  return { folder: plan.folder, ...done, masked: plan.masked, notes };
+}
+
+export const enableThread = async (baton: Baton, o: EnableInput): Promise<ThreadOutcome> => applyThreadPlan(await planThreadEnable(baton, o));
+export const disableThread = async (o: { cwd: string }): Promise<ThreadOutcome> => applyThreadPlan(await planThreadDisable(o));

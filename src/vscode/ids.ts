@@ -43,6 +43,8 @@ export const Commands = {
   discardForm: 'baton.discardForm',
   importPastSessions: 'baton.importPastSessions',
   rerunVerification: 'baton.rerunVerification',
+  shareThread: 'baton.shareThread',
+  stopSharingThread: 'baton.stopSharingThread',
 } as const;
 
 /** `contextValue`s of tree items; menus match them with `viewItem == …`. */

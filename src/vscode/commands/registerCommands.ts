@@ -18,6 +18,7 @@ import { NavigationCommands } from './navigationCommands';
 import { SearchCommand } from './searchCommand';
 import { SessionCommands } from './sessionCommands';
 import { SyncCommands } from './syncCommands';
+import { ThreadCommands } from './threadCommands';
 import type { SyncController } from '../sync/syncController';
 import type { TerminalCommands } from '../terminalCommands';
 import type { CheckpointForms } from './checkpointForms';
@@ -70,6 +71,7 @@ export function registerCommands({
   const search = new SearchCommand(host, log);
   const past = new ImportCommand(host, log);
   const verify = new RerunVerification(host, claims, extensionPath, log);
+  const thread = new ThreadCommands(host, previews, log);
   const handlers: Record<(typeof Commands)[keyof typeof Commands], (...args: unknown[]) => unknown> = {
     [Commands.commitCheckpoint]: write.commit,
     [Commands.handOff]: write.handOff,
@@ -100,6 +102,8 @@ export function registerCommands({
     [Commands.discardForm]: forms.discardActive,
     [Commands.importPastSessions]: past.importPastSessions,
     [Commands.rerunVerification]: verify.rerunVerification,
+    [Commands.shareThread]: thread.shareThread,
+    [Commands.stopSharingThread]: thread.stopSharingThread,
   };
   return Object.entries(handlers).map(([id, handler]) => vscode.commands.registerCommand(id, handler));
 }
