@@ -50,6 +50,9 @@ describe('Codex: a shell call’s exit from its rollout, by the call’s id', fu
     const r = await cli(['hook', 'codex', 'post-tool-use'], { vault: v.root, cwd: repo, input: JSON.stringify(p) });
     assert.deepEqual([r.code, r.stdout, r.stderr], [0, '', '']);
   };
+  /** Codex's checkpoint claiming what the pass verified, in the repository the runs were in. */
+  const checkpoint = () =>
+    commitCheckpoint(v.baton, { scope: 'codex-cart', agent: 'codex', fields: { task: 'cart sums', verified: ['the cart sums — node pass.js'] }, folder: repo, byAgent: true });
   const runs = () => readRuns(v.root, 'codex-cart').map((r) => [r.command, r.status, r.exit, r.endIn?.callId]);
 
   it('reads each call’s exit from the real rollout: item_completed’s exit_code, else the output’s own header', () => {
@@ -116,13 +119,7 @@ describe('Codex: a shell call’s exit from its rollout, by the call’s id', fu
       ['node pass.js', 'passed', 0, undefined],
       ['node fail.js', 'failed', 3, undefined],
     ]);
-    const r = await commitCheckpoint(v.baton, {
-      scope: 'codex-cart',
-      agent: 'codex',
-      fields: { task: 'cart sums', verified: ['the cart sums — node pass.js'] },
-      folder: repo,
-      byAgent: true,
-    });
+    const r = await checkpoint();
     assert.deepEqual(
       claimChecks(r.checkpoint, repo).map((c) => [c.state, c.command]),
       [['fresh', 'node pass.js']],
@@ -141,13 +138,7 @@ describe('Codex: a shell call’s exit from its rollout, by the call’s id', fu
     ]);
     // Codex goes on writing: the ends land after the hooks ran.
     write(ROLLOUT);
-    const r = await commitCheckpoint(v.baton, {
-      scope: 'codex-cart',
-      agent: 'codex',
-      fields: { task: 'cart sums', verified: ['the cart sums — node pass.js'] },
-      folder: repo,
-      byAgent: true,
-    });
+    const r = await checkpoint();
     assert.deepEqual(
       claimChecks(r.checkpoint, repo).map((c) => c.state),
       ['fresh'],

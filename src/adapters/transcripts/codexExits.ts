@@ -26,6 +26,7 @@
 // lines before its first "Output:" line (what follows is the command's).
 import * as fs from 'fs';
 import { openForeign } from '../foreignFile';
+import { fileLines } from './jsonlStream';
 
 /** Where the host will record a call's end: the rollout, the call's id, the rollout's size when the hook heard of it. */
 export interface CallRecordRef {
@@ -49,7 +50,6 @@ const BEFORE = 256 * 1024;
 const MAX_LINE = 4 * 1024 * 1024;
 /** Past this many bytes after the earliest mark the search stops: a call never recorded is unknown, not a reason to read gigabytes. */
 const MAX_SCAN = 64 * 1024 * 1024;
-const CHUNK = 256 * 1024;
 
 type Json = Record<string, unknown>;
 const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -105,51 +105,29 @@ export function codexExits(file: string, calls: readonly { callId: string; at: n
   const { fd, size } = opened;
   try {
     const from = Math.max(0, Math.min(...calls.map((c) => c.at)) - BEFORE);
-    const until = Math.min(size, from + BEFORE + MAX_SCAN);
     const needles = [...open].map((id) => `"${id}"`);
-    const buf = Buffer.alloc(CHUNK);
-    let parts: Buffer[] = [];
-    let held = 0;
-    let skipping = false;
     // Mid-file, the first piece up to a newline is the end of a line begun before: not a record.
-    let first = from > 0 && !(fs.readSync(fd, buf, 0, 1, from - 1) === 1 && buf[0] === 10);
-    const settle = (raw: Buffer): void => {
-      const text = raw.toString('utf8');
-      if (!needles.some((n) => text.includes(n))) return;
+    const one = Buffer.alloc(1);
+    let first = from > 0 && !(fs.readSync(fd, one, 0, 1, from - 1) === 1 && one[0] === 10);
+    for (const { line } of fileLines(fd, from, Math.min(size, from + BEFORE + MAX_SCAN), { long: 0 }, MAX_LINE)) {
+      if (first) {
+        first = false;
+        continue;
+      }
+      const text = line.toString('utf8');
+      if (!needles.some((n) => text.includes(n))) continue;
       let v: unknown;
       try {
         v = JSON.parse(text);
       } catch {
-        return;
+        continue;
       }
       const end = isObject(v) ? endOf(v) : null;
-      if (!end || !open.has(end.id)) return;
+      if (!end || !open.has(end.id)) continue;
       // An end record's exit_code is Codex's verdict; an output's header counts only where none came before it.
       if (end.exit !== undefined && !found.has(end.id)) found.set(end.id, end.exit);
       if (end.final || end.exit !== undefined) open.delete(end.id);
-    };
-    for (let at = from; at < until && open.size;) {
-      const n = fs.readSync(fd, buf, 0, Math.min(CHUNK, until - at), at);
-      if (n === 0) break;
-      at += n;
-      const chunk = buf.subarray(0, n);
-      let start = 0;
-      for (let nl = chunk.indexOf(10, start); nl >= 0 && open.size; nl = chunk.indexOf(10, start)) {
-        const piece = chunk.subarray(start, nl);
-        if (!first && !skipping && held + piece.length <= MAX_LINE) settle(parts.length ? Buffer.concat([...parts, piece]) : piece);
-        first = false;
-        parts = [];
-        held = 0;
-        skipping = false;
-        start = nl + 1;
-      }
-      if (start < n && !skipping) {
-        held += n - start;
-        if (held > MAX_LINE) {
-          skipping = true;
-          parts = [];
-        } else parts.push(Buffer.from(chunk.subarray(start)));
-      }
+      if (!open.size) break;
     }
   } catch {
     // a rollout that went away mid-read: what was found stands

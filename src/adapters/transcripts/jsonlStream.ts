@@ -22,6 +22,44 @@ export interface LineTally {
 }
 
 /**
+ * Each line of the bytes [from, until) of an open file, in order, without its
+ * newline; `last` marks a final piece no newline ended. A line over `maxLine`
+ * is skipped unheld and counted in `tally.long`. Memory: one chunk and one line.
+ */
+export function* fileLines(fd: number, from: number, until: number, tally: Pick<LineTally, 'long'>, maxLine = MAX_LINE_BYTES): Generator<{ line: Buffer; last: boolean }> {
+  const buf = Buffer.alloc(CHUNK);
+  let parts: Buffer[] = [];
+  let held = 0;
+  let skipping = false;
+  for (let at = from; at < until;) {
+    const n = fs.readSync(fd, buf, 0, Math.min(CHUNK, until - at), at);
+    if (n === 0) break;
+    at += n;
+    const chunk = buf.subarray(0, n);
+    let start = 0;
+    for (let nl = chunk.indexOf(10, start); nl >= 0; nl = chunk.indexOf(10, start)) {
+      const piece = chunk.subarray(start, nl);
+      if (!skipping && held + piece.length > maxLine) tally.long++;
+      // The chunk is reused by the next read: a line handed out is a copy, or a view consumed before it.
+      else if (!skipping) yield { line: parts.length ? Buffer.concat([...parts, piece]) : piece, last: false };
+      parts = [];
+      held = 0;
+      skipping = false;
+      start = nl + 1;
+    }
+    if (start < n && !skipping) {
+      held += n - start;
+      if (held > maxLine) {
+        tally.long++;
+        skipping = true;
+        parts = [];
+      } else parts.push(Buffer.from(chunk.subarray(start)));
+    }
+  }
+  if (parts.length && !skipping) yield { line: Buffer.concat(parts), last: true };
+}
+
+/**
  * Each JSON line of `file` parsed, in order; `tally` counts what was skipped.
  * Throws only when the file cannot be opened or is no regular file (a FIFO is
  * refused, never waited on: foreignFile.ts).
@@ -29,52 +67,16 @@ export interface LineTally {
 export function* jsonRecords(file: string, tally: LineTally): Generator<unknown> {
   const f = openForeign(file);
   if (f === null) throw Object.assign(new Error(`ENOENT: no such file, open '${file}'`), { code: 'ENOENT' });
-  const buf = Buffer.alloc(CHUNK);
-  let parts: Buffer[] = [];
-  let held = 0;
-  let skipping = false;
-  const parse = (line: Buffer, last: boolean): unknown => {
-    const text = line.toString('utf8');
-    if (!text.trim()) return undefined;
-    try {
-      return JSON.parse(text) as unknown;
-    } catch {
-      if (last) tally.torn = true;
-      else tally.bad++;
-      return undefined;
-    }
-  };
   try {
-    for (let at = 0; at < f.size;) {
-      const n = fs.readSync(f.fd, buf, 0, Math.min(CHUNK, f.size - at), at);
-      if (n === 0) break;
-      at += n;
-      const chunk = buf.subarray(0, n);
-      let start = 0;
-      for (let nl = chunk.indexOf(10, start); nl >= 0; nl = chunk.indexOf(10, start)) {
-        const piece = chunk.subarray(start, nl);
-        if (!skipping && held + piece.length > MAX_LINE_BYTES) tally.long++;
-        else if (!skipping) {
-          const v = parse(parts.length ? Buffer.concat([...parts, piece]) : piece, false);
-          if (v !== undefined) yield v;
-        }
-        parts = [];
-        held = 0;
-        skipping = false;
-        start = nl + 1;
+    for (const { line, last } of fileLines(f.fd, 0, f.size, tally)) {
+      const text = line.toString('utf8');
+      if (!text.trim()) continue;
+      try {
+        yield JSON.parse(text) as unknown;
+      } catch {
+        if (last) tally.torn = true;
+        else tally.bad++;
       }
-      if (start < n && !skipping) {
-        held += n - start;
-        if (held > MAX_LINE_BYTES) {
-          tally.long++;
-          skipping = true;
-          parts = [];
-        } else parts.push(Buffer.from(chunk.subarray(start)));
-      }
-    }
-    if (parts.length && !skipping) {
-      const v = parse(Buffer.concat(parts), true);
-      if (v !== undefined) yield v;
     }
   } finally {
     fs.closeSync(f.fd);
