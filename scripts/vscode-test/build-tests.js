@@ -3,6 +3,7 @@
 // checking stays with `tsc --noEmit`):
 //   test/integration/**/*.ts -> out/test/integration/  (loaded by the extension host)
 //   test/ui/**/*.ts          -> out/test/ui/           (run in Node by scripts/vscode-test/ui.js)
+//   test/restricted/**/*.ts  -> out/test/restricted/ (loaded by the extension host in Restricted Mode: run.js --restricted)
 //   test/smoke/**/*.ts       -> out/test/smoke/        (loaded by the extension host, against the installed .vsix: vsix.js)
 // Each file is its own bundle so mocha can load them one by one; `vscode` is
 // provided by the extension host and `mocha` is loaded from node_modules so
@@ -36,6 +37,7 @@ const common = {
 async function main() {
   const tiers = [
     { src: 'test/integration', out: 'out/test/integration', options: { external: ['vscode', 'mocha'] } },
+    { src: 'test/restricted', out: 'out/test/restricted', options: { external: ['vscode', 'mocha'] } },
     { src: 'test/smoke', out: 'out/test/smoke', options: { external: ['vscode', 'mocha'] } },
     // The UI tier runs in plain Node beside node_modules: nothing to bundle in.
     { src: 'test/ui', out: 'out/test/ui', options: { packages: 'external' } },

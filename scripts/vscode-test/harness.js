@@ -81,7 +81,7 @@ function git(cwd, args) {
  * folder), and a fixture vault (a copy of test/fixtures/vault/ if present).
  * Nothing a run writes can leak into the next run or the user's real vault.
  */
-function makeFixtures({ workspace }) {
+function makeFixtures({ workspace, restricted = false }) {
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'baton-vscode-test-'));
   const dirs = {
     tmp,
@@ -126,7 +126,12 @@ function makeFixtures({ workspace }) {
     'workbench.startupEditor': 'none',
     'workbench.enableExperiments': false,
     'workbench.tips.enabled': false,
-    'security.workspace.trust.enabled': false,
+    // --restricted (run.js): trust on, the fixture folder never trusted, so it
+    // opens in Restricted Mode; 'never' keeps the startup dialog from asking
+    // (https://code.visualstudio.com/docs/editing/workspaces/workspace-trust,
+    // "Settings": security.workspace.trust.enabled / .startupPrompt).
+    'security.workspace.trust.enabled': restricted,
+    ...(restricted ? { 'security.workspace.trust.startupPrompt': 'never' } : {}),
     'telemetry.telemetryLevel': 'off',
     'extensions.autoUpdate': false,
     'extensions.autoCheckUpdates': false,
@@ -290,7 +295,7 @@ function httpOk(url) {
  * does not pass --enable-smoke-test-driver through) in its own process group
  * with the flavour's Node, and waits until it answers HTTP.
  */
-async function startServer(session, info, dirs, env, logFile) {
+async function startServer(session, info, dirs, env, logFile, { restricted = false } = {}) {
   const port = await freePort();
   const args = [
     info.serverMain,
@@ -302,7 +307,7 @@ async function startServer(session, info, dirs, env, logFile) {
     '--accept-server-license-terms',
     '--enable-smoke-test-driver',
     '--disable-telemetry',
-    '--disable-workspace-trust',
+    ...(restricted ? [] : ['--disable-workspace-trust']),
     '--user-data-dir',
     dirs.userData,
     '--server-data-dir',
@@ -375,11 +380,11 @@ function workbenchUrl(server, { workspace, tests, extensionPath = ROOT }) {
  * server, browser. The env vars below reach the
  * extension host because it is forked by the server with the server's env.
  */
-async function startWorkbench(session, { flavour, workspace, beforeServer }) {
+async function startWorkbench(session, { flavour, workspace, beforeServer, restricted = false }) {
   const t0 = Date.now();
   const info = await ensureFlavour(flavour);
   log(`VS Code ${info.vscodeVersion} (code-server ${info.codeServer}, flavour "${flavour}", Node ${nodeVersion(info.nodeBin)})`);
-  const dirs = makeFixtures({ workspace });
+  const dirs = makeFixtures({ workspace, restricted });
   session.trackTmp(dirs.tmp);
   const env = {
     ...process.env,
@@ -390,6 +395,7 @@ async function startWorkbench(session, { flavour, workspace, beforeServer }) {
     BATON_TEST_WORKSPACE: dirs.workspace,
     BATON_TEST_CLI: path.join(ROOT, 'dist', 'cli.js'),
     BATON_TEST_FLAVOUR: flavour,
+    ...(restricted ? { BATON_TEST_RESTRICTED: '1' } : {}),
     BATON_TEST_RESULTS: RESULTS,
     // Keep the server and the extension host off the network and quiet.
     VSCODE_CLI_DISABLE_KEYCHAIN_ENCRYPT: '1',
@@ -401,7 +407,7 @@ async function startWorkbench(session, { flavour, workspace, beforeServer }) {
   // the server scans that folder.
   if (beforeServer) await beforeServer({ info, dirs, env });
   const logFile = path.join(RESULTS, 'logs', `${session.name}-${flavour}-server.log`);
-  const server = await startServer(session, info, dirs, env, logFile);
+  const server = await startServer(session, info, dirs, env, logFile, { restricted });
   log(`server pid ${server.pid} on ${server.url} (log ${path.relative(ROOT, logFile)}), ready after ${((Date.now() - t0) / 1000).toFixed(1)} s`);
   const browser = await launchBrowser(session);
   const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
