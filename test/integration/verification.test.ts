@@ -4,9 +4,9 @@
 // blame) hover and the Checkpoints tree; an unsaved edit of its file changes
 // nothing, a saved one turns it stale everywhere, with Re-run Verification on
 // it; Re-run Verification runs `baton verify --run` in a terminal and the
-// claim is fresh again once the new checkpoint lands. Restricted Mode: the
-// harness runs with workspace trust off (scripts/vscode-test/harness.js), so
-// what keeps the command from being offered there is checked in the manifest.
+// claim is fresh again once the new checkpoint lands. Restricted Mode: this
+// harness runs with workspace trust off, so here the manifest's side is
+// checked; test/restricted/ runs the command in an untrusted workspace.
 // The checkpoints, the commit and the file are removed afterwards, so the
 // other suites see the fixture as it was.
 import * as assert from 'assert';
