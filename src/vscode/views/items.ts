@@ -13,6 +13,7 @@ import { Commands, ContextValues } from '../ids';
 import { textTooltip } from '../markdown';
 import type { Node } from './nodes';
 import { SECTION_TITLES, sectionItems } from './nodes';
+import { threadWords } from './threadStates';
 
 export interface ItemContext {
   now: number;
@@ -190,6 +191,8 @@ function projectItem(node: Extract<Node, { kind: 'project' }>, ctx: ItemContext)
     c.uncommitted ? `${c.uncommitted} uncommitted` : '',
     c.abandoned ? `${c.abandoned} abandoned` : '',
   ];
+  const thread = node.thread ? threadWords(node.thread) : undefined;
+  if (thread) parts.push(thread.description);
   item.description = parts.filter(Boolean).join(' · ');
   item.iconPath =
     c.abandoned > 0 ? icon('warning', 'list.warningForeground') : c.checkpoints === 0 ? icon('circle-large-outline') : c.quiet ? icon('watch') : icon('pass', 'testing.iconPassed');
@@ -199,6 +202,7 @@ function projectItem(node: Extract<Node, { kind: 'project' }>, ctx: ItemContext)
     c.checkpoints ? `${c.checkpoints} checkpoints, the last ${ago(ctx.now, c.lastCheckpoint)} by ${c.lastAgent}${node.whose ? ` (${node.whose})` : ''}` : '',
     `${c.uncommitted} uncommitted working notes, ${c.abandoned} abandoned sessions`,
     c.scopes.length ? `Worktrees: ${c.scopes.map((s) => s.slice(s.indexOf('/') + 1)).join(', ')}` : '',
+    ...(thread?.tooltip ?? []),
   ]);
   return item;
 }

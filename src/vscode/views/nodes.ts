@@ -2,13 +2,15 @@
 // is what a provider knows, and `items.ts` decides how it looks. Tests read
 // these nodes through the providers to check what each view holds.
 import type { Abandoned, Checkpoint, Plan, ProjectContinuity, Touch } from '../../core/model';
+import type { ThreadStatus } from '../../app/threadRefresh';
 
 export type SectionKey = 'failed' | 'verified' | 'blockers' | 'decisions' | 'questions' | 'files' | 'next';
 
 // `whose`: the machine or person a project's last checkpoint, or a checkpoint, came from; set only where the
 // project is written from more than one machine (views/whose.ts), so a person alone sees what they always saw.
 export type Node =
-  | { kind: 'project'; continuity: ProjectContinuity; current: boolean; whose?: string }
+  // `thread`: what `baton thread status` says, for a project open in this window whose repository shares the thread (views/threadStates.ts).
+  | { kind: 'project'; continuity: ProjectContinuity; current: boolean; whose?: string; thread?: ThreadStatus }
   | { kind: 'scope'; scope: string; current: boolean }
   // `latest`: the scope's newest checkpoint, whose stale claims `baton verify --run` re-runs (Re-run Verification is offered there).
   | { kind: 'checkpoint'; checkpoint: Checkpoint; whose?: string; latest?: boolean }

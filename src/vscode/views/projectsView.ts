@@ -8,6 +8,7 @@ import type { ProjectContinuity } from '../../core/model';
 import { rootProject } from '../../core/names';
 import type { BatonHost } from '../batonHost';
 import type { Node } from './nodes';
+import { ThreadStates } from './threadStates';
 import { TreeProvider } from './treeProvider';
 import { lastWhoseOf, whoseIn, type WhoseOf } from './whose';
 
@@ -19,6 +20,9 @@ export const PAGE = 50;
 export const OLDER = 200;
 
 export class ProjectsView extends TreeProvider {
+  /** The thread's state of the projects open in this window, read in the background (git runs there). */
+  private readonly threads = this.register(new ThreadStates(this.host, this.log, () => this.refresh()));
+
   protected async children(node: Node | undefined): Promise<Node[]> {
     const current = this.host.project.current;
     if (!node) return this.roots(current);
@@ -36,11 +40,16 @@ export class ProjectsView extends TreeProvider {
     const root = current ? rootProject(current) : undefined;
     const [list, here] = await Promise.all([this.host.session.baton.continuity(), this.host.session.baton.machine()]);
     const mine = list.find((c) => c.project === root);
-    const others = list.filter((c) => c !== mine).map((c): Node => withWhose({ kind: 'project', continuity: c, current: false }, lastWhoseOf(c, here)));
+    const others = list.filter((c) => c !== mine).map((c): Node => this.withThread(withWhose({ kind: 'project', continuity: c, current: false }, lastWhoseOf(c, here))));
     // The workspace's project is listed even before its first note, so the person sees where they are.
     const first = mine ?? (root ? blank(root) : undefined);
     if (!first) return others;
-    return [{ kind: 'project', continuity: first, current: true, whose: await lastWhose(this.host, first) }, ...others];
+    return [this.withThread({ kind: 'project', continuity: first, current: true, whose: await lastWhose(this.host, first) }), ...others];
+  }
+
+  private withThread(node: Extract<Node, { kind: 'project' }>): Node {
+    const thread = this.threads.of(node.continuity.project);
+    return thread ? { ...node, thread } : node;
   }
 }
 
