@@ -9,14 +9,22 @@
 // offline laptop must not get a notification every five minutes), never a
 // modal dialog.
 import * as vscode from 'vscode';
+import { ident } from '../../core/quoted';
 import { syncStatusText, type SyncView } from '../../core/syncText';
 import { SyncError, syncState, syncVault, type SyncResult } from '../../app/sync';
 import { checkpointFilesGlob } from '../../app/vaultFiles';
+import { pullThreadHere } from '../../app/threadRefresh';
 import type { BatonHost } from '../batonHost';
 import { affects, gitAllowed, readConfig } from '../config';
 import { Commands } from '../ids';
 import { describe, type Log } from '../log';
 import { Disposable, timerDisposable } from '../lifecycle';
+
+/** The vault's sync, and what the pull of the workspace's shared thread brought after it (issue 28). */
+export interface EditorSyncResult extends SyncResult {
+  /** Cloud checkpoints imported from the branches of this window's repositories that share the thread. */
+  thread: { imported: number; rejected: number; failed: string[] };
+}
 
 /** A checkpoint's burst of files (and an agent's next one) settles before a sync starts. */
 const AFTER_CHECKPOINT_MS = 3000;
@@ -24,7 +32,7 @@ const AFTER_CHECKPOINT_MS = 3000;
 export class SyncController extends Disposable {
   private readonly item = this.register(vscode.window.createStatusBarItem('baton.sync', vscode.StatusBarAlignment.Left, 49));
   private view: SyncView = { ahead: 0, behind: 0, changed: 0, syncing: false, lastSynced: 0, failed: '' };
-  private running: Promise<SyncResult | undefined> | undefined;
+  private running: Promise<EditorSyncResult | undefined> | undefined;
   private shownFailure = '';
   private interval: ReturnType<typeof setInterval> | undefined;
   private soon: ReturnType<typeof setTimeout> | undefined;
@@ -57,7 +65,7 @@ export class SyncController extends Disposable {
    * Runs one sync (or joins the one running). `interactive`: the person asked,
    * so progress is a notification and every failure is shown with its fix.
    */
-  sync(interactive: boolean): Promise<SyncResult | undefined> {
+  sync(interactive: boolean): Promise<EditorSyncResult | undefined> {
     if (!gitAllowed()) {
       if (interactive) {
         void vscode.window.showWarningMessage(
@@ -74,7 +82,7 @@ export class SyncController extends Disposable {
     return this.running;
   }
 
-  private async run(interactive: boolean): Promise<SyncResult | undefined> {
+  private async run(interactive: boolean): Promise<EditorSyncResult | undefined> {
     const root = this.host.session.root;
     this.view = { ...this.view, syncing: true };
     this.render();
@@ -93,8 +101,11 @@ export class SyncController extends Disposable {
       if (result.unreadable.length) {
         void vscode.window.showWarningMessage(`Baton: ${result.unreadable.length} file(s) arrived by sync that Baton cannot read; they are kept: ${result.unreadable.join(', ')}`);
       }
-      if (interactive) void vscode.window.showInformationMessage(`Baton: vault synced (pulled ${result.pulled}, pushed ${result.pushed} commit(s)).`);
-      return result;
+      const thread = await this.pullThreads();
+      const came = thread.imported ? ` ${thread.imported} cloud checkpoint(s) came home from the repository's branches.` : '';
+      const failed = thread.failed.length ? ` The shared thread was not pulled (see Baton's output).` : '';
+      if (interactive) void vscode.window.showInformationMessage(`Baton: vault synced (pulled ${result.pulled}, pushed ${result.pushed} commit(s)).${came}${failed}`);
+      return { ...result, thread };
     } catch (err) {
       const message = describe(err);
       this.view = { ...this.view, syncing: false, failed: message };
@@ -112,6 +123,32 @@ export class SyncController extends Disposable {
     } finally {
       await this.refreshState();
     }
+  }
+
+  /**
+   * After the vault's sync, `baton sync`'s thread pull (app/threadRefresh
+   * pullThreadHere) in each folder of this window whose repository shares
+   * the thread: the checkpoints cloud agents committed on its branches, as
+   * the person's last fetch left them. A failure is logged and said, never
+   * the sync's: the vault is synced by then.
+   */
+  private async pullThreads(): Promise<EditorSyncResult['thread']> {
+    const out: EditorSyncResult['thread'] = { imported: 0, rejected: 0, failed: [] };
+    for (const f of vscode.workspace.workspaceFolders ?? []) {
+      if (f.uri.scheme !== 'file') continue;
+      try {
+        const r = await pullThreadHere(this.host.session.baton, f.uri.fsPath);
+        if (!r) continue;
+        out.imported += r.imported.length;
+        out.rejected += r.rejected.length;
+        for (const i of r.imported) this.log.info(`Pulled ${ident(i.file)} from ${ident(i.branch)} as checkpoint ${i.session} (${i.agent})`);
+        for (const x of r.rejected) this.log.warn(`Not pulled: ${ident(x.file)} on ${ident(x.branch)}: ${x.reason}`);
+      } catch (err) {
+        out.failed.push(describe(err));
+        this.log.error(`Pulling the shared thread in ${f.uri.fsPath} failed`, err);
+      }
+    }
+    return out;
   }
 
   /**
