@@ -10,36 +10,14 @@
 // The checkpoints, the commit and the file are removed afterwards, so the
 // other suites see the fixture as it was.
 import * as assert from 'assert';
-import { spawnSync } from 'child_process';
 import * as fs from 'fs';
 import * as path from 'path';
 import * as vscode from 'vscode';
 import type { BatonApi } from '../../src/vscode/api';
 import type { RerunResult } from '../../src/vscode/commands/rerunVerification';
 import { ContextValues } from '../../src/vscode/ids';
-import { spawnCli } from '../support/spawnCli';
-import { batonApi, checkpointFiles, env, poll, runCli, scopeDir, shown, vaultDir, workspaceDir, type Shown } from './support/baton';
-
-const REL = 'src/verified.ts';
-const COMMAND = 'test -f src/verified.ts';
-const CLAIM = `the verified module is there — ${COMMAND}`;
-
-function git(args: string[], at?: number): string {
-  const date = at === undefined ? {} : { GIT_AUTHOR_DATE: `@${at} +0000`, GIT_COMMITTER_DATE: `@${at} +0000` };
-  const r = spawnSync('git', ['-c', 'user.name=Baton Test', '-c', 'user.email=baton-test@example.invalid', '-c', 'commit.gpgsign=false', ...args], {
-    cwd: workspaceDir(),
-    encoding: 'utf8',
-    env: { ...process.env, ...date },
-  });
-  assert.strictEqual(r.status, 0, `git ${args.join(' ')}: ${r.stderr}`);
-  return r.stdout.trim();
-}
-
-async function cliOk(args: string[]): Promise<string> {
-  const r = await runCli(args);
-  assert.strictEqual(r.code, 0, `baton ${args.join(' ')}: ${r.stdout}${r.stderr}`);
-  return r.stdout;
-}
+import { batonApi, checkpointFiles, poll, scopeDir, shown, workspaceDir, type Shown } from './support/baton';
+import { CLAIM, COMMAND, REL, TASK, backedClaim, git } from './support/verifiedClaim';
 
 /** The markdown of the hovers of a line that are Baton's (`marker` tells which of its two). */
 async function hovers(uri: vscode.Uri, line: number, marker: string): Promise<string[]> {
@@ -88,32 +66,7 @@ describe('verified claims: fresh, stale, re-run', () => {
     existing = checkpointFiles(project);
     // Every checkpoint folds the scope's long-silent sessions (the fixture's abandoned one too): put the notes back afterwards.
     notes = fs.readFileSync(path.join(scopeDir(project), 'uncommitted.md'), 'utf8');
-    const now = Math.floor(Date.now() / 1000);
-    // The session's first note comes before its commit, so agent blame gives the commit's lines to it.
-    await cliOk(['note', '--project', project, '--agent', 'claude-code', '--at', String(now - 600), 'the verified module']);
-    fs.writeFileSync(path.join(workspaceDir(), REL), 'export const verified = true;\nexport const checkedBy = "a test";\n');
-    git(['add', REL]);
-    git(['commit', '-q', '-m', 'the verified module'], now - 300);
-    // The run as Claude Code's PostToolUse hook hands it over (test/unit/evidence.test.ts has each host's shape).
-    const payload = {
-      session_id: 's-verify',
-      transcript_path: '',
-      cwd: workspaceDir(),
-      permission_mode: 'default',
-      hook_event_name: 'PostToolUse',
-      tool_name: 'Bash',
-      tool_input: { command: COMMAND, description: 'Check the module is there' },
-      tool_use_id: 'toolu_verify',
-      tool_response: { stdout: '', stderr: '', interrupted: false, isImage: false },
-    };
-    const hook = await spawnCli(env('BATON_TEST_CLI'), ['hook', 'claude-code', 'post-tool-use'], {
-      vault: vaultDir(),
-      cwd: workspaceDir(),
-      input: JSON.stringify(payload),
-      env: { ELECTRON_RUN_AS_NODE: '1' },
-    });
-    assert.deepStrictEqual([hook.code, hook.stderr], [0, '']);
-    await cliOk(['checkpoint', '--project', project, '--agent', 'claude-code', '--task', 'Check the verified module', '--verified', CLAIM, '--file', REL]);
+    await backedClaim(project, 'export const verified = true;\nexport const checkedBy = "a test";\n');
     uri = vscode.Uri.file(path.join(workspaceDir(), REL));
     await vscode.window.showTextDocument(await vscode.workspace.openTextDocument(uri));
   });
@@ -130,7 +83,7 @@ describe('verified claims: fresh, stale, re-run', () => {
     fs.rmSync(path.join(workspaceDir(), REL), { force: true });
     // The next suites read the project's latest checkpoint: wait until the views no longer show these.
     await poll(
-      async () => ((await api.views.checkpoints.getChildren()) ?? []).some((n) => n.kind === 'checkpoint' && n.checkpoint.task === 'Check the verified module'),
+      async () => ((await api.views.checkpoints.getChildren()) ?? []).some((n) => n.kind === 'checkpoint' && n.checkpoint.task === TASK),
       (mine) => !mine,
       10_000,
     );

@@ -8,28 +8,13 @@
 // claim's hover offers no Re-run link. The menus' `when` clauses are the
 // manifest's, checked in test/integration/verification.test.ts.
 import * as assert from 'assert';
-import { spawnSync } from 'child_process';
 import * as fs from 'fs';
 import * as path from 'path';
 import * as vscode from 'vscode';
 import type { BatonApi } from '../../src/vscode/api';
 import type { RerunResult } from '../../src/vscode/commands/rerunVerification';
-import { spawnCli } from '../support/spawnCli';
-import { EXTENSION_ID, batonApi, env, poll, runCli, vaultDir, workspaceDir } from '../integration/support/baton';
-
-const REL = 'src/verified.ts';
-const COMMAND = 'test -f src/verified.ts';
-const CLAIM = `the verified module is there — ${COMMAND}`;
-
-/** The test's own git (set-up and what it sees of the repository), never Baton's. */
-function git(args: string[]): string {
-  const r = spawnSync('git', ['-c', 'user.name=Baton Test', '-c', 'user.email=baton-test@example.invalid', '-c', 'commit.gpgsign=false', ...args], {
-    cwd: workspaceDir(),
-    encoding: 'utf8',
-  });
-  assert.strictEqual(r.status, 0, `git ${args.join(' ')}: ${r.stderr}`);
-  return r.stdout;
-}
+import { EXTENSION_ID, batonApi, poll, vaultDir, workspaceDir } from '../integration/support/baton';
+import { REL, TASK, backedClaim, git } from '../integration/support/verifiedClaim';
 
 /** Everything in the working tree git can tell apart, ignored files too. */
 const treeState = (): string => git(['status', '--porcelain', '--ignored', '--untracked-files=all']);
@@ -77,34 +62,10 @@ describe('Restricted Mode (an untrusted workspace)', () => {
     project = api.project ?? '';
     assert.ok(project, 'the fixture workspace has no project');
     // A Verified claim backed by its run (as in test/integration/verification.test.ts), then its file changed on disk: stale.
-    const now = Math.floor(Date.now() / 1000);
-    assert.strictEqual((await runCli(['note', '--project', project, '--agent', 'claude-code', '--at', String(now - 600), 'the verified module'])).code, 0);
-    fs.writeFileSync(path.join(workspaceDir(), REL), 'export const verified = true;\n');
-    git(['add', REL]);
-    git(['commit', '-q', '-m', 'the verified module']);
-    const payload = {
-      session_id: 's-verify',
-      transcript_path: '',
-      cwd: workspaceDir(),
-      permission_mode: 'default',
-      hook_event_name: 'PostToolUse',
-      tool_name: 'Bash',
-      tool_input: { command: COMMAND, description: 'Check the module is there' },
-      tool_use_id: 'toolu_verify',
-      tool_response: { stdout: '', stderr: '', interrupted: false, isImage: false },
-    };
-    const hook = await spawnCli(env('BATON_TEST_CLI'), ['hook', 'claude-code', 'post-tool-use'], {
-      vault: vaultDir(),
-      cwd: workspaceDir(),
-      input: JSON.stringify(payload),
-      env: { ELECTRON_RUN_AS_NODE: '1' },
-    });
-    assert.deepStrictEqual([hook.code, hook.stderr], [0, '']);
-    const cp = await runCli(['checkpoint', '--project', project, '--agent', 'claude-code', '--task', 'Check the verified module', '--verified', CLAIM, '--file', REL]);
-    assert.strictEqual(cp.code, 0, cp.stdout + cp.stderr);
+    await backedClaim(project, 'export const verified = true;\n');
     fs.writeFileSync(path.join(workspaceDir(), REL), 'export const verified = true;\nexport const edited = 1;\n');
     const latest = await poll(
-      async () => ((await api.views.checkpoints.getChildren()) ?? []).find((n) => n.kind === 'checkpoint' && n.checkpoint.task === 'Check the verified module'),
+      async () => ((await api.views.checkpoints.getChildren()) ?? []).find((n) => n.kind === 'checkpoint' && n.checkpoint.task === TASK),
       (n) => n !== undefined,
       20_000,
     );
