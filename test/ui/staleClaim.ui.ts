@@ -38,7 +38,8 @@ function baton(args: string[], input = ''): void {
 describe('a stale claim in the hover (UI)', function () {
   let head = '';
   let scope = '';
-  let notes = '';
+  /** The scope's open notes before this suite (null: none; an earlier suite's checkpoint may have folded them all). */
+  let notes: string | null = null;
   let existing: string[] = [];
 
   before(async () => {
@@ -47,7 +48,8 @@ describe('a stale claim in the hover (UI)', function () {
     if ((await page.locator('.monaco-workbench').count()) === 0) await openWorkbench();
     scope = path.join(vault, 'sessions', 'kestrel');
     existing = fs.readdirSync(scope);
-    notes = fs.readFileSync(path.join(scope, 'uncommitted.md'), 'utf8');
+    const notesFile = path.join(scope, 'uncommitted.md');
+    notes = fs.existsSync(notesFile) ? fs.readFileSync(notesFile, 'utf8') : null;
     const now = Math.floor(Date.now() / 1000);
     const file = path.join(workspace, REL);
     baton(['note', '--agent', 'claude-code', '--at', String(now - 3600), 'rate limits per token, not per IP']);
@@ -91,7 +93,8 @@ describe('a stale claim in the hover (UI)', function () {
   after(() => {
     const { workspace } = workbench();
     for (const f of fs.readdirSync(scope)) if (!existing.includes(f)) fs.rmSync(path.join(scope, f), { recursive: true, force: true });
-    fs.writeFileSync(path.join(scope, 'uncommitted.md'), notes);
+    // The rmSync above removed a notes file this suite made; one that was there gets its notes back.
+    if (notes !== null) fs.writeFileSync(path.join(scope, 'uncommitted.md'), notes);
     git(['reset', '-q', '--hard', head]);
     fs.rmSync(path.join(workspace, REL), { force: true });
   });
