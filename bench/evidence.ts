@@ -24,10 +24,10 @@ import * as os from 'os';
 import * as path from 'path';
 import { execFileSync } from 'child_process';
 import type { Checkpoint } from '../src/core/model';
-import { EVIDENCE_KEY, type Evidence } from '../src/core/evidence';
+import { EVIDENCE_KEY, evidenceRecord } from '../src/core/evidence';
+import type { Run } from '../src/core/runs';
 import { buildHover, DETAILED, type HoverEntry } from '../src/core/hoverText';
 import { normalizeTouchPath } from '../src/core/touching';
-import { rfc3339 } from '../src/core/time';
 import { loadSqlJs } from '../src/adapters/index/sqlJs';
 import { SqlIndex } from '../src/adapters/index/sqlIndex';
 import { FsVault } from '../src/adapters/vault/fsVault';
@@ -44,7 +44,7 @@ const CACHE = path.join(ROOT, '.bench');
 const CLI = process.env.BATON_BENCH_CLI || path.join(CACHE, 'build', 'dev', 'dist', 'cli.js');
 const MANIFEST = '.bench-manifest.json';
 /** Bump when the claims written into the vault change: a cached claims vault of another version is generated again. */
-const CLAIMS_VERSION = 1;
+const CLAIMS_VERSION = 2;
 /** The hover lists this many touches (vscode/editor/hoverDetails.ts ENTRIES); the first DETAILED are read whole. */
 const ENTRIES = 10;
 const FRAME_MS = 1000 / 60;
@@ -65,12 +65,18 @@ function withClaims(cp: Checkpoint, n: number): void {
   if (!cp.verified.length) return;
   const covered = [...new Set(cp.files.map(normalizeTouchPath).filter(Boolean))].sort();
   const files = Object.fromEntries(covered.map((f, i) => [f, n % 4 === 0 && i === 0 ? 'sha256:0000000000000000' : hashOf(contentOf(f))]));
-  const claims = cp.verified.map((claim, i) =>
-    i === 2 ? { claim, unbacked: true as const } : { claim, command: claim.slice(claim.lastIndexOf(' — ') + 3), exit: 0, ran: rfc3339(cp.ts - 60), commit: cp.git.commit },
-  );
-  const evidence: Evidence = { commit: cp.git.commit, files, claims };
-  cp.extra[EVIDENCE_KEY] = evidence;
+  const runs = new Map<string, Run>();
+  const linked = cp.verified.map((claim, i) => {
+    if (i === 2) return { claim, run: null };
+    const command = claim.slice(claim.lastIndexOf(' — ') + 3);
+    if (!runs.has(command)) runs.set(command, passed(command, cp.ts - 60, cp.git.commit));
+    return { claim, run: runs.get(command) ?? null };
+  });
+  cp.extra[EVIDENCE_KEY] = evidenceRecord(linked, files, cp.git.commit, () => []);
 }
+
+/** A passing run as the hooks record one. */
+const passed = (command: string, ts: number, head: string): Run => ({ command, status: 'passed', exit: 0, ts, agent: 'bench', head, dirty: false });
 
 function claimsVault(size: number): string {
   const root = path.join(CACHE, 'vaults', `cp-${size}-claims`);
@@ -228,11 +234,15 @@ async function verifyFigure(claims: number, files: number, rounds: number): Prom
   }
   const hashes = Object.fromEntries(names.map((f) => [f, hashOf(fs.readFileSync(path.join(repo, f)))]));
   const verified = Array.from({ length: claims }, (_, i) => `case ${i} holds — npm test -- case${i % 50}`);
-  const evidence: Evidence = {
-    commit: 'abc1234',
-    files: hashes,
-    claims: verified.map((claim, i) => ({ claim, command: `npm test -- case${i % 50}`, exit: 0, ran: rfc3339(Math.floor(Date.now() / 1000) - 60), commit: 'abc1234' })),
-  };
+  // Fifty commands, each run once, back the thousand claims: the record Baton writes for them (core/evidence.ts).
+  const ran = Math.floor(Date.now() / 1000) - 60;
+  const runs = Array.from({ length: 50 }, (_, i) => passed(`npm test -- case${i}`, ran, 'abc1234'));
+  const evidence = evidenceRecord(
+    verified.map((claim, i) => ({ claim, run: runs[i % 50] })),
+    hashes,
+    'abc1234',
+    () => [],
+  );
   const baton = openBaton(vault);
   await commitCheckpoint(baton, { scope: 'ledger', agent: 'bench', fields: { task: 'a thousand claims', verified, files: names }, extra: { [EVIDENCE_KEY]: evidence } });
   const abs = names.map((f) => path.join(repo, f));

@@ -43,13 +43,34 @@ export class FileHashes {
     if (hit && hit.mtimeMs === st.mtimeMs && hit.size === st.size && hit.ino === st.ino) return hit.hash;
     let hash: string;
     try {
-      hash = st.size > MAX_READ ? `size:${st.size}:${Math.floor(st.mtimeMs)}` : `sha256:${createHash('sha256').update(fs.readFileSync(file)).digest('hex').slice(0, 16)}`;
+      hash = st.size > MAX_READ ? `size:${st.size}:${Math.floor(st.mtimeMs)}` : `sha256:${createHash('sha256').update(this.read(file, st.size)).digest('hex').slice(0, 16)}`;
     } catch {
       return MISSING;
     }
     this.hashed += 1;
     this.cache.set(file, { mtimeMs: st.mtimeMs, size: st.size, ino: st.ino, hash });
     return hash;
+  }
+
+  private buffer = Buffer.alloc(64 << 10);
+
+  /**
+   * The file's bytes into a buffer kept between files, its size known from the
+   * stat just taken: no second stat and no new buffer a file (a verify reads
+   * hundreds). Grown or cut since the stat, it is read as far as it goes; its
+   * new mtime has it hashed again next time.
+   */
+  private read(file: string, size: number): Buffer {
+    if (this.buffer.length < size + 1) this.buffer = Buffer.alloc(Math.max(size + 1, this.buffer.length * 2));
+    const fd = fs.openSync(file, 'r');
+    try {
+      let n = 0;
+      // One byte more than the stat said: a file that grew in between is read on, not cut at its old size.
+      for (let got = -1; got !== 0 && n < this.buffer.length; n += got) got = fs.readSync(fd, this.buffer, n, this.buffer.length - n, n);
+      return this.buffer.subarray(0, n);
+    } finally {
+      fs.closeSync(fd);
+    }
   }
 
   /** Unix seconds of the file's last write, 0 when it is none. */

@@ -6,6 +6,7 @@ import type { Baton } from '../core/baton';
 import type { CheckpointFields, Checkpoint } from '../core/model';
 import type { ClaimCheck, Evidence } from '../core/evidence';
 import { EVIDENCE_KEY, checkClaims, evidenceOf, evidenceRecord } from '../core/evidence';
+import { normalizeItems } from '../core/checkpointBody';
 import { editedPath } from '../core/edits';
 import { safeScope } from '../core/names';
 import { linkClaims, normalCommand, unfixedFailures, withRecordedExits, type Run } from '../core/runs';
@@ -79,7 +80,7 @@ export async function evidenceFor(baton: Baton, req: EvidenceRequest): Promise<{
     const scope = safeScope(req.scope);
     // No run recorded in the scope (an agent without hooks, a person): nothing to link, and the scope's history is not read for it.
     if (!(req.runs ?? []).length && !readRuns(baton.vaultRoot, scope).length) {
-      const verified = req.fields.verified ?? [];
+      const verified = normalizeItems(req.fields.verified ?? []);
       if (!verified.length) return { extra: {}, commands: given };
       const top = (await topLevel(req.folder)) || req.folder;
       const covered = [...new Set((req.fields.files ?? []).map(normalizeTouchPath).filter(Boolean))].slice(0, MAX_FILES).sort();
@@ -94,7 +95,8 @@ export async function evidenceFor(baton: Baton, req: EvidenceRequest): Promise<{
     const commands = given.map((c) => failed.get(normalCommand(c)) ?? c);
     const listed = new Set(given.map(normalCommand));
     for (const [cmd, line] of failed) if (!listed.has(cmd)) commands.push(line);
-    const verified = req.fields.verified ?? [];
+    // As the body will hold them: the record numbers the items of that list.
+    const verified = normalizeItems(req.fields.verified ?? []);
     if (!verified.length) return { extra: {}, commands };
     const top = (await topLevel(req.folder)) || req.folder;
     const changed = await changedSince(top, session.base);
@@ -111,7 +113,7 @@ export async function evidenceFor(baton: Baton, req: EvidenceRequest): Promise<{
 }
 
 /** The claims of a checkpoint judged against the files in `folder`'s repository now; [] without evidence or a folder. */
-export function claimChecks(cp: Pick<Checkpoint, 'extra'>, folder: string | null | undefined): ClaimCheck[] {
+export function claimChecks(cp: Pick<Checkpoint, 'extra' | 'verified'>, folder: string | null | undefined): ClaimCheck[] {
   const ev: Evidence | null = evidenceOf(cp);
   if (!ev || !folder) return [];
   const top = projectRoot(folder);

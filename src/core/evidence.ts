@@ -24,7 +24,7 @@ export interface ClaimEvidence {
   unbacked?: true;
 }
 
-/** What `evidence` holds: the covered files' content hashes at checkpoint, and each claim. */
+/** The claims as a reader takes them: the covered files' content hashes at checkpoint, and each Verified item's evidence in order. */
 export interface Evidence {
   /** HEAD (short) at checkpoint. */
   commit: string;
@@ -33,42 +33,120 @@ export interface Evidence {
   claims: ClaimEvidence[];
 }
 
+/** One run as `evidence.runs` holds it: the Verified items it backs by their number (1-based, space-separated). */
+export interface RunRecord {
+  command: string;
+  exit?: number;
+  ran: string;
+  commit?: string;
+  changed?: string[];
+  backs: string;
+}
+
+/**
+ * What `evidence` holds on disk: each run once with the items it backs, not a
+ * record a claim. A claim's text is its Verified item (the body keeps it) and
+ * most claims of a checkpoint share a few runs: a 1,000-claim record was five
+ * lines a claim and the text twice, which cost `baton verify` more to read
+ * than hashing the files it covers (BENCHMARKS.md, issue 26).
+ */
+export interface EvidenceRecord {
+  commit: string;
+  files: Record<string, string>;
+  /** How many Verified items the record was written for: a list edited to another length no longer matches its numbers. */
+  items: number;
+  runs: RunRecord[];
+  /** The items no passing run backs, by number. */
+  unbacked?: string;
+}
+
 export const MISSING = 'missing';
 
-/** The record of linked claims; `editedAfter(run)` names the covered files changed since that run ended. */
-export function evidenceRecord(linked: readonly ClaimRun[], files: Record<string, string>, commit: string, editedAfter: (ts: number) => string[]): Evidence {
-  const claims = linked.map(({ claim, run }): ClaimEvidence => {
-    if (!run) return { claim, unbacked: true };
-    const changed = editedAfter(run.ts);
+/**
+ * The record of linked claims (in the order of the Verified list as the body
+ * holds it); `editedAfter(run)` names the covered files changed since that
+ * run ended.
+ */
+export function evidenceRecord(linked: readonly ClaimRun[], files: Record<string, string>, commit: string, editedAfter: (ts: number) => string[]): EvidenceRecord {
+  const byRun = new Map<ClaimRun['run'], number[]>();
+  const unbacked: number[] = [];
+  linked.forEach(({ run }, i) => {
+    if (!run) unbacked.push(i + 1);
+    else byRun.set(run, [...(byRun.get(run) ?? []), i + 1]);
+  });
+  const runs = [...byRun].map(([run, items]): RunRecord => {
+    const r = run as NonNullable<ClaimRun['run']>;
+    const changed = editedAfter(r.ts);
     return {
-      claim,
-      command: run.command,
-      ...(run.exit !== undefined ? { exit: run.exit } : {}),
-      ran: rfc3339(run.ts),
-      ...(run.head ? { commit: run.head.slice(0, 7) } : {}),
+      command: r.command,
+      ...(r.exit !== undefined ? { exit: r.exit } : {}),
+      ran: rfc3339(r.ts),
+      ...(r.head ? { commit: r.head.slice(0, 7) } : {}),
       ...(changed.length ? { changed } : {}),
+      backs: items.join(' '),
     };
   });
-  return { commit, files, claims };
+  return { commit, files, items: linked.length, runs, ...(unbacked.length ? { unbacked: unbacked.join(' ') } : {}) };
 }
 
 const str = (v: unknown): string => (typeof v === 'string' ? v : typeof v === 'number' ? String(v) : '');
+const strings = (v: unknown): string[] => (Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : []);
 
-/** A checkpoint's evidence as written (by hand, by sync, by an older Baton: read defensively), or null without one. */
-export function evidenceOf(cp: Pick<Checkpoint, 'extra'>): Evidence | null {
-  const v = cp.extra[EVIDENCE_KEY];
-  if (!v || typeof v !== 'object' || Array.isArray(v)) return null;
-  const e = v as Record<string, unknown>;
-  const files: Record<string, string> = {};
-  if (e.files && typeof e.files === 'object' && !Array.isArray(e.files)) for (const [p, h] of Object.entries(e.files)) if (str(h)) files[p] = str(h);
-  // A checkpoint's claims mostly share one run's time: each written time is read once (a 1,000-claim `baton verify`).
+/** `1 51 101` (or one number, typed by YAML) as item numbers; [] for anything else. */
+function itemNumbers(v: unknown): number[] {
+  if (typeof v === 'number') return Number.isInteger(v) ? [v] : [];
+  if (typeof v !== 'string') return [];
+  const out: number[] = [];
+  for (const w of v.split(' ')) {
+    const n = Number(w);
+    if (w && Number.isInteger(n)) out.push(n);
+  }
+  return out;
+}
+
+/**
+ * The claims of a record written a run at a time, each given its Verified
+ * item's text; null when the list no longer has the items the record numbers
+ * (edited to another length, or numbers outside it): evidence of other words
+ * backs nothing.
+ */
+function claimsByRun(e: Record<string, unknown>, verified: readonly string[]): ClaimEvidence[] | null {
+  if (e.items !== verified.length) return null;
+  const claims: (ClaimEvidence | undefined)[] = new Array(verified.length);
+  const place = (n: number, c: ClaimEvidence): boolean => {
+    if (n < 1 || n > verified.length || claims[n - 1]) return false;
+    claims[n - 1] = c;
+    return true;
+  };
+  for (const n of itemNumbers(e.unbacked)) if (!place(n, { claim: verified[n - 1], unbacked: true })) return null;
+  for (const r of Array.isArray(e.runs) ? e.runs : []) {
+    if (!r || typeof r !== 'object') return null;
+    const run = r as Record<string, unknown>;
+    const command = str(run.command);
+    // The run's fields read once for all the items it backs.
+    const ts = readTime(run.ran);
+    const fields: Omit<ClaimEvidence, 'claim'> = command ? { command } : { unbacked: true };
+    if (command) {
+      if (typeof run.exit === 'number') fields.exit = run.exit;
+      if (ts) fields.ran = rfc3339(ts);
+      if (str(run.commit)) fields.commit = str(run.commit);
+      const changed = strings(run.changed);
+      if (changed.length) fields.changed = changed;
+    }
+    for (const n of itemNumbers(run.backs)) if (!place(n, { claim: verified[n - 1], ...fields })) return null;
+  }
+  // An item no run and no `unbacked` names: the record says nothing of it, so nothing backs it.
+  return Array.from(claims, (c, i) => c ?? { claim: verified[i], unbacked: true });
+}
+
+/** The first shape (a record a claim, its text written again): checkpoints written before the record went by run. */
+function claimsByClaim(e: Record<string, unknown>): ClaimEvidence[] {
   const times = new Map<unknown, string>();
   const ranOf = (v: unknown): string => {
     let t = times.get(v);
     if (t === undefined) times.set(v, (t = readTime(v) ? rfc3339(readTime(v)) : ''));
     return t;
   };
-  // One pass, each field read once: a 1,000-claim record is most of what `baton verify` reads.
   const claims: ClaimEvidence[] = [];
   for (const c of Array.isArray(e.claims) ? e.claims : []) {
     if (!c || typeof c !== 'object') continue;
@@ -80,7 +158,7 @@ export function evidenceOf(cp: Pick<Checkpoint, 'extra'>): Evidence | null {
       claims.push({ claim, unbacked: true });
       continue;
     }
-    const changed = Array.isArray(r.changed) ? r.changed.filter((x): x is string => typeof x === 'string') : [];
+    const changed = strings(r.changed);
     const one: ClaimEvidence = { claim, command };
     if (typeof r.exit === 'number') one.exit = r.exit;
     const ran = ranOf(r.ran);
@@ -90,7 +168,22 @@ export function evidenceOf(cp: Pick<Checkpoint, 'extra'>): Evidence | null {
     if (changed.length) one.changed = changed;
     claims.push(one);
   }
-  return { commit: str(e.commit), files, claims };
+  return claims;
+}
+
+/**
+ * A checkpoint's evidence as written (by hand, by sync, by an older Baton:
+ * read defensively) with its claims in the Verified order, or null without
+ * one, or when its numbers no longer fit the Verified list.
+ */
+export function evidenceOf(cp: Pick<Checkpoint, 'extra' | 'verified'>): Evidence | null {
+  const v = cp.extra[EVIDENCE_KEY];
+  if (!v || typeof v !== 'object' || Array.isArray(v)) return null;
+  const e = v as Record<string, unknown>;
+  const files: Record<string, string> = {};
+  if (e.files && typeof e.files === 'object' && !Array.isArray(e.files)) for (const [p, h] of Object.entries(e.files)) if (str(h)) files[p] = str(h);
+  const claims = 'runs' in e || 'items' in e ? claimsByRun(e, cp.verified) : claimsByClaim(e);
+  return claims ? { commit: str(e.commit), files, claims } : null;
 }
 
 export type ClaimState = 'fresh' | 'stale' | 'unbacked';

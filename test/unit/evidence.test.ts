@@ -11,7 +11,7 @@ import { claimChecks } from '../../src/app/evidence';
 import { resume } from '../../src/app/resume';
 import { startText } from '../../src/app/agentHooks';
 import { readRuns } from '../../src/adapters/vault/runLog';
-import { evidenceOf } from '../../src/core/evidence';
+import { EVIDENCE_KEY, evidenceOf } from '../../src/core/evidence';
 import { renderHandover } from '../../src/core/handover';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
@@ -270,7 +270,7 @@ describe('evidence: runs from the hooks, claims linked at checkpoint, fresh or s
       })) as CallToolResult;
       assert.ok(!cp.isError, JSON.stringify(cp.content));
       const latest = await v.baton.latest('kestrel');
-      assert.equal(evidenceOf(latest ?? { extra: {} })?.claims[0].command, 'npm test -- auth');
+      assert.equal(evidenceOf(latest ?? { extra: {}, verified: [] })?.claims[0].command, 'npm test -- auth');
       fs.writeFileSync(path.join(repo, 'src', 'auth.ts'), 'export const ttl = 5;\n');
       const r = (await client.callTool({ name: 'resume', arguments: {} })) as CallToolResult;
       assert.match((r.content[0] as { text: string }).text, /1\. stale: verified at [0-9a-f]{7} by "npm test -- auth"; 1 of its 1 file\(s\) changed since \(src\/auth\.ts\)/);
@@ -287,7 +287,9 @@ describe('evidence: runs from the hooks, claims linked at checkpoint, fresh or s
     // A reader that knows nothing of `evidence` (Logos) keeps it as an unknown key: Baton's own re-render is that path.
     const read = (await v.baton.history('kestrel'))[0];
     const again = await commitCheckpoint(v.baton, { scope: 'kestrel', agent: 'logos', fields: { task: 'copy' }, extra: read.extra });
-    assert.deepEqual(evidenceOf(again.checkpoint), evidenceOf(read));
+    // The key as written, value for value (its numbers are the first checkpoint's Verified items: the copy has none).
+    assert.deepEqual(again.checkpoint.extra[EVIDENCE_KEY], read.extra[EVIDENCE_KEY]);
+    assert.equal(evidenceOf(read)?.claims[0].command, 'npm test -- auth');
     assert.match(fs.readFileSync(again.path, 'utf8'), /\nevidence:\n/);
     assert.equal(fs.readFileSync(r.path, 'utf8').slice(before.indexOf('\n---\n', 4)), body);
   });

@@ -72,4 +72,13 @@ describe('FileHashes', () => {
     fs.rmSync(file);
     assert.equal(h.hash(root, 'src/a.ts'), MISSING);
   });
+
+  it('hashes each file by its own bytes alone, whatever size the files before it had (one buffer is kept between files)', () => {
+    const h = new FileHashes();
+    // Larger than the kept buffer at first, then smaller ones, an empty one, sizes either side of the first buffer's.
+    const sizes = [200_000, 3, 70_000, 0, 1, 65_536, 65_537, 150_000];
+    sizes.forEach((n, i) => fs.writeFileSync(path.join(root, `f${i}.bin`), Buffer.alloc(n, 97 + (i % 20))));
+    for (const [i, n] of sizes.entries()) assert.equal(h.hash(root, `f${i}.bin`), sha('abcdefghijklmnopqrst'[i % 20].repeat(n)), `f${i}: ${n} bytes`);
+    assert.equal(h.hashed, sizes.length);
+  });
 });

@@ -12,6 +12,8 @@ import { indexRecord, recordOfCheckpoint } from '../../src/adapters/index/indexR
 import { isCheckpointFileName, parseCheckpoint, parseCheckpointFields, parseCheckpointSlow, renderCheckpoint } from '../../src/adapters/markdown/checkpointFile';
 import { checkpointSearchFields } from '../../src/core/searchText';
 import { fastFrontmatter } from '../../src/adapters/markdown/fastReader';
+import { evidenceOf, evidenceRecord } from '../../src/core/evidence';
+import type { Run } from '../../src/core/runs';
 import { sampleCheckpoints } from '../../bench/generate';
 import { makeCheckpoint, makeGit } from './builders';
 import { JUNK, mangle } from './support/mangle';
@@ -187,6 +189,55 @@ describe('parseCheckpoint reads by hand exactly what js-yaml reads', () => {
         same(renderCheckpoint(makeCheckpoint({ task: 't', extra: { evidence: { commit, files, claims } } })));
       }),
       { numRuns: 400 },
+    );
+  });
+
+  it('on claims’ evidence written a run at a time (the record Baton writes now), on the fast path, read back in the Verified order', () => {
+    const verified = Array.from({ length: 12 }, (_, i) => `case ${i} holds — npm test -- case${i % 3}`);
+    const run = (command: string, head: string): Run => ({ command, status: 'passed', exit: 0, ts: 1796279320, agent: 'codex', head, dirty: false });
+    const runs = [run('npm test -- case0', 'abc1234def'), run('npm test -- case1', '1234567ff'), run('npm test -- case2', '')];
+    const linked = verified.map((claim, i) => ({ claim, run: i === 5 ? null : runs[i % 3] }));
+    // A path with a space is a key the hand reader leaves to js-yaml: the usual shape has none.
+    const files = { 'src/auth.ts': 'sha256:0a4a738b9b6862aa', 'src/gone.ts': 'missing' };
+    const record = evidenceRecord(linked, files, '8151448', (ts) => (ts > 0 ? ['src/auth.ts'] : []));
+    const text = renderCheckpoint(makeCheckpoint({ task: 'expiry', verified, extra: { evidence: record } }));
+    same(text);
+    const fast = fastFrontmatter(text);
+    assert.ok(fast, text);
+    const cp = parseCheckpoint(text, '20260814-143207-claude', 'kestrel');
+    const ev = evidenceOf(cp);
+    assert.ok(ev);
+    assert.deepEqual(
+      ev.claims.map((c) => [c.claim, c.command ?? 'unbacked', c.commit ?? '']),
+      verified.map((claim, i) => [claim, i === 5 ? 'unbacked' : `npm test -- case${i % 3}`, i === 5 ? '' : ['abc1234', '1234567', ''][i % 3]]),
+    );
+    assert.deepEqual(ev.claims[0].changed, ['src/auth.ts']);
+    // Each run once: three runs and the unbacked item, not a record a claim.
+    assert.equal(text.split('\n').filter((l) => l.includes('command:')).length, 3);
+    assert.match(text, /\n {2}unbacked: '6'\n|\n {2}unbacked: "6"\n/);
+    // The list edited to another length: the numbers no longer say which item is which, so nothing is backed.
+    assert.equal(evidenceOf({ ...cp, verified: cp.verified.slice(1) }), null);
+    assert.equal(evidenceOf({ ...cp, verified: ['added by hand above the others', ...cp.verified] }), null);
+    // A number outside the list, or an item named twice: the same.
+    for (const bad of [
+      { ...record, unbacked: '13' },
+      { ...record, unbacked: '1' },
+    ])
+      assert.equal(evidenceOf({ extra: { evidence: bad }, verified }), null);
+    const str = fc.array(fc.constantFrom(': ', ' #', '- ', '"', "'", '1e3', 'null', '12', '~', 'a', ' ', '7 8'), { maxLength: 4 }).map((p) => p.join(''));
+    fc.assert(
+      fc.property(
+        fc.array(fc.record({ command: str, exit: fc.integer({ min: -2, max: 300 }), backs: str, changed: fc.array(str, { maxLength: 2 }) }), { maxLength: 3 }),
+        str,
+        (rs, unbacked) => {
+          same(
+            renderCheckpoint(
+              makeCheckpoint({ task: 't', extra: { evidence: { commit: 'c', files: {}, items: 2, runs: rs.map((r) => ({ ...r, ran: '2026-12-03T06:28:40Z' })), unbacked } } }),
+            ),
+          );
+        },
+      ),
+      { numRuns: 300 },
     );
   });
 
