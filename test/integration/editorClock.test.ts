@@ -10,26 +10,12 @@ import * as fs from 'fs';
 import * as path from 'path';
 import * as vscode from 'vscode';
 import type { BatonApi } from '../../src/vscode/api';
-import { batonApi, poll, runCli, scopeDir, workspaceDir } from './support/baton';
+import { batonApi, poll, scopeDir, workspaceDir } from './support/baton';
+import { cliOk, git } from './support/workspaceGit';
 
 const PROJECT = 'clockdemo';
 const REL = 'src/clock/tally.ts';
 const DAY = 86400;
-
-function git(args: string[], at?: number): void {
-  const date = at === undefined ? {} : { GIT_AUTHOR_DATE: `@${at} +0000`, GIT_COMMITTER_DATE: `@${at} +0000` };
-  const r = spawnSync('git', ['-c', 'user.name=Baton Test', '-c', 'user.email=baton-test@example.invalid', '-c', 'commit.gpgsign=false', ...args], {
-    cwd: workspaceDir(),
-    encoding: 'utf8',
-    env: { ...process.env, ...date },
-  });
-  assert.strictEqual(r.status, 0, `git ${args.join(' ')}: ${r.stderr}`);
-}
-
-async function cliOk(args: string[]): Promise<void> {
-  const r = await runCli(args);
-  assert.strictEqual(r.code, 0, `baton ${args.join(' ')}: ${r.stdout}${r.stderr}`);
-}
 
 /** The lens's title as VS Code resolves it now. */
 async function lensTitle(uri: vscode.Uri): Promise<string> {

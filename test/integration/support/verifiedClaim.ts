@@ -4,34 +4,18 @@
 // CLI, then the checkpoint naming the run. For the editor's tiers that judge
 // it (integration's verification.test.ts, restricted/restrictedMode.test.ts).
 import * as assert from 'assert';
-import { spawnSync } from 'child_process';
 import * as fs from 'fs';
 import * as path from 'path';
 import { spawnCli } from '../../support/spawnCli';
-import { env, runCli, vaultDir, workspaceDir } from './baton';
+import { env, vaultDir, workspaceDir } from './baton';
+import { cliOk, git } from './workspaceGit';
+
+export { cliOk, git };
 
 export const REL = 'src/verified.ts';
 export const COMMAND = 'test -f src/verified.ts';
 export const CLAIM = `the verified module is there — ${COMMAND}`;
 export const TASK = 'Check the verified module';
-
-/** The test's own git in the workspace (set-up and what it sees), never Baton's; `at` dates a commit. */
-export function git(args: string[], at?: number): string {
-  const date = at === undefined ? {} : { GIT_AUTHOR_DATE: `@${at} +0000`, GIT_COMMITTER_DATE: `@${at} +0000` };
-  const r = spawnSync('git', ['-c', 'user.name=Baton Test', '-c', 'user.email=baton-test@example.invalid', '-c', 'commit.gpgsign=false', ...args], {
-    cwd: workspaceDir(),
-    encoding: 'utf8',
-    env: { ...process.env, ...date },
-  });
-  assert.strictEqual(r.status, 0, `git ${args.join(' ')}: ${r.stderr}`);
-  return r.stdout.trim();
-}
-
-export async function cliOk(args: string[]): Promise<string> {
-  const r = await runCli(args);
-  assert.strictEqual(r.code, 0, `baton ${args.join(' ')}: ${r.stdout}${r.stderr}`);
-  return r.stdout;
-}
 
 /** Commits `text` as REL, records COMMAND's pass from the hook, and checkpoints CLAIM in `project` covering REL. */
 export async function backedClaim(project: string, text: string): Promise<void> {
