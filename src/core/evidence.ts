@@ -68,14 +68,17 @@ export const MISSING = 'missing';
  * run ended.
  */
 export function evidenceRecord(linked: readonly ClaimRun[], files: Record<string, string>, commit: string, editedAfter: (ts: number) => string[]): EvidenceRecord {
-  const byRun = new Map<ClaimRun['run'], number[]>();
+  // By what is written of a run, not by identity: runs rebuilt from an older record (`baton verify --run`) are one entry too.
+  const byRun = new Map<string, { run: NonNullable<ClaimRun['run']>; items: number[] }>();
   const unbacked: number[] = [];
   linked.forEach(({ run }, i) => {
-    if (!run) unbacked.push(i + 1);
-    else byRun.set(run, [...(byRun.get(run) ?? []), i + 1]);
+    if (!run) return void unbacked.push(i + 1);
+    const key = `${run.command}\0${run.exit ?? ''}\0${run.ts}\0${run.head.slice(0, 7)}`;
+    const got = byRun.get(key);
+    if (got) got.items.push(i + 1);
+    else byRun.set(key, { run, items: [i + 1] });
   });
-  const runs = [...byRun].map(([run, items]): RunRecord => {
-    const r = run as NonNullable<ClaimRun['run']>;
+  const runs = [...byRun.values()].map(({ run: r, items }): RunRecord => {
     const changed = editedAfter(r.ts);
     return {
       command: r.command,

@@ -212,6 +212,19 @@ describe('parseCheckpoint reads by hand exactly what js-yaml reads', () => {
       verified.map((claim, i) => [claim, i === 5 ? 'unbacked' : `npm test -- case${i % 3}`, i === 5 ? '' : ['abc1234', '1234567', ''][i % 3]]),
     );
     assert.deepEqual(ev.claims[0].changed, ['src/auth.ts']);
+    // Two copies of one run (as `baton verify --run` rebuilds the fresh claims' runs from the record) are one entry.
+    assert.deepEqual(
+      evidenceRecord(
+        [
+          { claim: 'a', run: { ...runs[0] } },
+          { claim: 'b', run: { ...runs[0] } },
+        ],
+        {},
+        'c',
+        () => [],
+      ).runs.map((r) => r.backs),
+      ['1 2'],
+    );
     // Each run once: three runs and the unbacked item, not a record a claim.
     assert.equal(text.split('\n').filter((l) => l.includes('command:')).length, 3);
     assert.match(text, /\n {2}unbacked: '6'\n|\n {2}unbacked: "6"\n/);
