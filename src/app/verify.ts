@@ -4,7 +4,7 @@
 // file is never edited: the vault is the record).
 import type { Baton } from '../core/baton';
 import type { ClaimCheck } from '../core/evidence';
-import { evidenceOf } from '../core/evidence';
+import { EVIDENCE_KEY, evidenceOf } from '../core/evidence';
 import { REDACTED } from '../core/secrets';
 import { readTime } from '../core/time';
 import type { Run } from '../core/runs';
@@ -23,6 +23,16 @@ export async function verifyClaims(baton: Baton, scope: string, folder: string |
   const cp = await baton.latest(scope);
   if (!cp) return [];
   return claimChecks(cp, folder).map((c) => ({ project: cp.project, session: cp.session, ...c }));
+}
+
+/**
+ * Whether the latest checkpoint has an evidence record that no longer fits its
+ * Verified list (edited by hand to another length): what `baton verify` says
+ * instead of "no claim with evidence".
+ */
+export async function evidenceNoLongerFits(baton: Baton, scope: string): Promise<boolean> {
+  const cp = await baton.latest(scope);
+  return !!cp && cp.extra[EVIDENCE_KEY] !== undefined && evidenceOf(cp) === null;
 }
 
 /** A stale claim's command run again, or why it was not. */

@@ -4,7 +4,7 @@
 import { usage } from '../core/errors';
 import { ident } from '../core/quoted';
 import { folderOfScope } from '../app/evidence';
-import { rerunStale, verifyClaims, type VerifyRow } from '../app/verify';
+import { evidenceNoLongerFits, rerunStale, verifyClaims, type VerifyRow } from '../app/verify';
 import { str } from './args';
 import type { CommandInput } from './commands';
 import type { Context } from './context';
@@ -25,7 +25,12 @@ export async function verify(ctx: Context, { values, positionals }: CommandInput
   if (!values.run) {
     const rows = await verifyClaims(ctx.core(), scope, folder);
     if (values.json) ctx.json(rows);
-    else ctx.io.out(rows.length ? rows.map(rowLine).join('\n') + '\n' : `No claim with evidence in the latest checkpoint of ${scope}.\n`);
+    else if (rows.length) ctx.io.out(rows.map(rowLine).join('\n') + '\n');
+    else if (await evidenceNoLongerFits(ctx.core(), scope))
+      ctx.io.out(
+        `The latest checkpoint of ${scope} has evidence, but its Verified list was edited to another length since, so the evidence no longer says which claim is which: nothing is judged.\n`,
+      );
+    else ctx.io.out(`No claim with evidence in the latest checkpoint of ${scope}.\n`);
     return 0;
   }
   const done = await rerunStale(ctx.core(), scope, folder, { agent: ctx.agent(undefined), now });

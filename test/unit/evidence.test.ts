@@ -250,6 +250,20 @@ describe('evidence: runs from the hooks, claims linked at checkpoint, fresh or s
     assert.equal(history[0].task, 'token expiry');
   });
 
+  it('baton verify on a checkpoint whose Verified list was edited to another length says so, and judges nothing', async () => {
+    const cmd = 'grep -q ttl src/auth.ts';
+    await post('claude-code', claudeBash(cmd));
+    const r = await checkpoint({ verified: [`ttl is exported — ${cmd}`, 'reviewed by hand'], files: ['src/auth.ts'] });
+    const said = async (): Promise<string> => (await cli(['verify'], { vault: v.root, cwd: repo })).stdout;
+    assert.match(await said(), /^fresh {3}/m);
+    // A person adds an item above the others in the vault: the record's numbers no longer say which claim is which.
+    const text = fs.readFileSync(r.path, 'utf8');
+    fs.writeFileSync(r.path, text.replace('## Verified\n\n', '## Verified\n\n- added by hand later\n'));
+    const out = await said();
+    assert.match(out, /Verified list was edited to another length since/);
+    assert.doesNotMatch(out, /fresh|stale|unbacked/);
+  });
+
   it('through the MCP server: its checkpoint links the claim, its resume says stale after an edit', async () => {
     await post('claude-code', claudeBash('npm test -- auth'));
     const env: Record<string, string> = {};
