@@ -126,6 +126,9 @@ export function activate(context: vscode.ExtensionContext): BatonApi {
     contextKey: (key) => h.context.get(key),
     loaded: () => h.loaded(),
     views: { projects: views.projects, checkpoints: views.checkpoints, abandoned: views.abandoned, plans: views.plans, thisFile: views.thisFile, agents: views.agents },
+    get threadReads() {
+      return views.projects.threadReads;
+    },
     onDidRefresh: h.onDidChange,
     get statusText() {
       return status.text;

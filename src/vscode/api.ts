@@ -33,6 +33,11 @@ export interface BatonApi {
     thisFile: vscode.TreeDataProvider<Node>;
     agents: vscode.TreeDataProvider<AgentsNode>;
   };
+  /**
+   * How many background reads of a project's shared-thread state (Baton's git)
+   * have started: a tree drawn while git may not run starts none.
+   */
+  readonly threadReads: number;
   /** Fires after the views were told to refresh (a vault change, a project switch). */
   readonly onDidRefresh: vscode.Event<unknown>;
   /** The status bar's text as shown. */

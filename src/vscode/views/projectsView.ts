@@ -23,6 +23,11 @@ export class ProjectsView extends TreeProvider {
   /** The thread's state of the projects open in this window, read in the background (git runs there). */
   private readonly threads = this.register(new ThreadStates(this.host, this.log, () => this.refresh()));
 
+  /** How many background reads of a thread's state have started (BatonApi.threadReads). */
+  get threadReads(): number {
+    return this.threads.reads;
+  }
+
   protected async children(node: Node | undefined): Promise<Node[]> {
     const current = this.host.project.current;
     if (!node) return this.roots(current);

@@ -76,8 +76,12 @@ export class ThreadStates extends Disposable {
     return f?.uri.fsPath;
   }
 
+  /** How many reads (Baton's git, in the background) have started: what shows that none starts while git may not run. */
+  reads = 0;
+
   private async read(project: string, folder: string): Promise<void> {
     const generation = this.generation;
+    this.reads++;
     this.reading.add(project);
     let s: ThreadStatus | null = null;
     try {
