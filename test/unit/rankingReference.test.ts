@@ -181,6 +181,47 @@ describe('search ranking against a brute-force BM25', function () {
   });
   afterEach(() => fs.rmSync(root, { recursive: true, force: true }));
 
+  it("keeps a common word's strong hits above a rare word's weak ones (the bound past which a search stops taking new hits)", async () => {
+    // A search reads the rarest term first, and once `limit` hits hold a key that no document still
+    // untouched could reach with the terms left, stops taking new ones (query.ts). Here the rare word's
+    // few hits are weak (once, in long texts) and the common word's best are strong (its Task, short
+    // texts): with too low a bound for what a term can add, the rare hits would shut the strong ones out.
+    const ref = new Reference();
+    const filler = (n: number): string => Array.from({ length: n }, (_, i) => VOCAB[20 + ((i * 7) % 120)]).join(' ');
+    const put = (task: string, state: string): void => {
+      made += 1;
+      const ts = Date.UTC(2026, 0, 1) / 1000 + made * 61;
+      const session = `${stamp(ts)}-claude`;
+      const cp = makeCheckpoint({ project: 'kestrel', session, ts, task, state });
+      const dir = path.join(root, 'sessions', 'kestrel');
+      fs.mkdirSync(dir, { recursive: true });
+      const file = path.join(dir, `${session}.md`);
+      fs.writeFileSync(file, renderCheckpoint(cp));
+      ref.put(file, 'kestrel');
+    };
+    for (let i = 0; i < 8; i++) put(filler(3), `rarexx ${filler(300)}`);
+    for (let i = 0; i < 40; i++) put('commonxx commonxx', filler(4 + (i % 5)));
+    for (let i = 0; i < 120; i++) put(filler(3), `commonxx ${filler(60 + i)}`);
+    for (let i = 0; i < 60; i++) put(filler(3), `midxx ${i % 2 === 0 ? 'commonxx' : ''} ${filler(30)}`);
+    const index = await SqlIndex.open(new FsVault(root), options('never'));
+    try {
+      await index.refresh();
+      for (const words of [
+        ['rarexx', 'commonxx'],
+        ['commonxx', 'rarexx'],
+        ['rarexx', 'midxx', 'commonxx'],
+        ['rarexx', 'midxx'],
+      ]) {
+        for (const limit of [3, 5, 8, 20]) {
+          const got = index.search({ words, limit }).map((h) => ({ slug: h.slug, score: h.score }));
+          sameOrder(got, ref.rank(words), limit, `"${words.join(' ')}" limit ${limit}`);
+        }
+      }
+    } finally {
+      index.close();
+    }
+  });
+
   for (const workers of ['never', 'always'] as const) {
     it(`orders hits as the reference does, through removals, edits, additions and merges (cold build: workers ${workers})`, async () => {
       const ref = new Reference();

@@ -5,7 +5,7 @@ import { openBaton } from '../../src/app/openBaton';
 import { loadSqlJs } from '../../src/adapters/index/sqlJs';
 import { SCHEMA } from '../../src/adapters/index/schema';
 import { Statements } from '../../src/adapters/index/statements';
-import { eachPosting, MAX_TF, PostingWriter } from '../../src/adapters/search/postings';
+import { decodePostings, eachPosting, MAX_TF, PostingWriter } from '../../src/adapters/search/postings';
 import { MERGE_LIMITS, TextIndex, type MergeLimits } from '../../src/adapters/search/textIndex';
 import type { SqlIndex } from '../../src/adapters/index/sqlIndex';
 import { snippetOf } from '../../src/adapters/search/snippet';
@@ -91,6 +91,21 @@ describe('the text index: segments, dead documents and merges (real sql.js)', ()
     t.write(() => undefined);
     assert.deepEqual(t.docs('lost'), []);
     assert.deepEqual(t.docs('kept'), [5]);
+  });
+
+  it('reads a list again once it may have changed: after a flush, and after a rollback (the lists read lately are kept)', async () => {
+    const t = await index({ tailMin: 1e9, deadMin: 1e9 });
+    t.write(() => t.text.put('note', 1, 'kept words'));
+    assert.deepEqual(t.docs('kept'), [5], 'read, and kept');
+    t.write(() => t.text.put('note', 2, 'kept again'));
+    assert.deepEqual(t.docs('kept'), [5, 9], 'a flush wrote a segment: read again');
+    t.sql.run('BEGIN');
+    t.text.put('note', 3, 'kept once more');
+    t.text.flush();
+    assert.deepEqual(t.docs('kept'), [5, 9, 13], 'read inside the refresh, and kept');
+    t.sql.run('ROLLBACK');
+    t.text.load();
+    assert.deepEqual(t.docs('kept'), [5, 9], 'the rolled-back segment is gone from what is read');
   });
 });
 
@@ -186,6 +201,21 @@ describe('posting lists', () => {
     const w = new PostingWriter();
     w.add(7, 10_000);
     eachPosting(w.bytes(), (_d, tf) => assert.equal(tf, MAX_TF));
+  });
+
+  it("decode into a search's arrays as posting by posting (docids a search can index: under 2^31)", () => {
+    fc.assert(
+      fc.property(fc.array(fc.tuple(fc.integer({ min: 0, max: 2 ** 31 - 1 }), fc.integer({ min: 1, max: MAX_TF }))), (postings) => {
+        const w = new PostingWriter();
+        for (const [d, tf] of postings) w.add(d, tf);
+        const docids = new Int32Array(w.bytes().length);
+        const tfs = new Uint8Array(w.bytes().length);
+        const n = decodePostings(w.bytes(), docids, tfs);
+        const back: [number, number][] = [];
+        for (let i = 0; i < n; i++) back.push([docids[i], tfs[i]]);
+        assert.deepEqual(back, postings);
+      }),
+    );
   });
 
   it('a worker’s batch list appended with its docids moved decodes as if written posting by posting', () => {

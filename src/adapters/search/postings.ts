@@ -129,6 +129,36 @@ function readVarint(bytes: Uint8Array, at: number): number {
   return v;
 }
 
+/**
+ * Every posting of a list written by PostingWriter, into `docids` and `tfs`
+ * from 0 (each at least `bytes.length` long: a posting is a byte or more);
+ * how many. For a search, whose own loop over them does more than a
+ * callback would (query.ts); its docids are under 2^31, as they index an array.
+ */
+export function decodePostings(bytes: Uint8Array, docids: Int32Array, tfs: Uint8Array): number {
+  let at = 0;
+  let docid = 0;
+  let n = 0;
+  const end = bytes.length;
+  while (at < end) {
+    let v = bytes[at++];
+    if (v >= 0x80) {
+      v = readVarint(bytes, at - 1);
+      at = after;
+    }
+    const low = v % 4;
+    const z = (v - low) / 4;
+    docid += z % 2 === 0 ? z / 2 : -(z + 1) / 2;
+    docids[n] = docid;
+    if (low === SMALL_TF) {
+      tfs[n] = readVarint(bytes, at);
+      at = after;
+    } else tfs[n] = low + 1;
+    n++;
+  }
+  return n;
+}
+
 /** Calls `visit` with each posting of a list written by PostingWriter. */
 export function eachPosting(bytes: Uint8Array, visit: (docid: number, tf: number) => void): void {
   let at = 0;

@@ -17,11 +17,12 @@ import { SEARCH_FIELDS, type SearchField, type SearchKind } from '../../core/sea
 import type { TextHit, TextQuery } from '../../core/ports';
 import { DOC_KIND, docId, kindOf, rowOf } from './docIds';
 import { CHUNK } from './docLengths';
-import { eachPosting } from './postings';
+import { decodePostings } from './postings';
 import type { TextIndex } from './textIndex';
 
 const LENGTH_SHIFT = Math.log2(CHUNK);
 const LENGTH_MASK = CHUNK - 1;
+
 const K1 = 1.2;
 const B = 0.75;
 /** A hit's key: the terms it holds first, then its BM25 (far below this per term). */
@@ -60,9 +61,26 @@ export class SearchScratch {
   scores = new Float64Array(0);
   touched = new Int32Array(1024);
   count = 0;
+  /** A list's postings, decoded (postings.ts). */
+  docids = new Int32Array(1024);
+  tfs = new Uint8Array(1024);
+  /** The best keys of the hits holding every term, as a min-heap of `limit` (see `searchText`), and the hits that may be kept. */
+  heap = new Float64Array(64);
+  best = new Int32Array(256);
+  bestCount = 0;
+  private keyBuffer = new Float64Array(1024);
 
-  fit(maxDoc: number): void {
+  fit(maxDoc: number, limit: number): void {
     if (this.scores.length <= maxDoc) this.scores = new Float64Array(Math.ceil((maxDoc + 1) * 1.25) + 64);
+    if (this.heap.length < limit) this.heap = new Float64Array(limit);
+  }
+
+  /** Room for a list of `bytes` bytes: at most as many postings. */
+  fitList(bytes: number): void {
+    if (this.docids.length >= bytes) return;
+    const n = Math.ceil(bytes * 1.25);
+    this.docids = new Int32Array(n);
+    this.tfs = new Uint8Array(n);
   }
 
   touch(docid: number): void {
@@ -74,7 +92,14 @@ export class SearchScratch {
     this.touched[this.count++] = docid;
   }
 
-  private keyBuffer = new Float64Array(1024);
+  keep(docid: number): void {
+    if (this.bestCount === this.best.length) {
+      const next = new Int32Array(this.best.length * 2);
+      next.set(this.best);
+      this.best = next;
+    }
+    this.best[this.bestCount++] = docid;
+  }
 
   /** A buffer of `n` keys to reorder, reused: a common word's matches are most of the vault. */
   keys(n: number): Float64Array {
@@ -83,9 +108,39 @@ export class SearchScratch {
   }
 
   clear(): void {
-    for (let i = 0; i < this.count; i++) this.scores[this.touched[i]] = 0;
+    // Most of the vault touched: one sequential fill costs less than as many scattered writes.
+    if (this.count > this.scores.length >> 3) this.scores.fill(0);
+    else for (let i = 0; i < this.count; i++) this.scores[this.touched[i]] = 0;
     this.count = 0;
+    this.bestCount = 0;
   }
+}
+
+/** Puts `key` in the min-heap `heap` of `size` (< its room); the new size. */
+function heapPush(heap: Float64Array, size: number, key: number): number {
+  let i = size;
+  while (i > 0) {
+    const up = (i - 1) >> 1;
+    if (heap[up] <= key) break;
+    heap[i] = heap[up];
+    i = up;
+  }
+  heap[i] = key;
+  return size + 1;
+}
+
+/** Replaces the least key of the full min-heap `heap` of `size` by `key`. */
+function heapReplace(heap: Float64Array, size: number, key: number): void {
+  let i = 0;
+  for (;;) {
+    let child = 2 * i + 1;
+    if (child >= size) break;
+    if (child + 1 < size && heap[child + 1] < heap[child]) child++;
+    if (heap[child] >= key) break;
+    heap[i] = heap[child];
+    i = child;
+  }
+  heap[i] = key;
 }
 
 /** The query's terms (stop words dropped when others remain), and the lists to read: in Didn't work only, its own. */
@@ -98,6 +153,9 @@ function termsOf(q: TextQuery): { terms: string[]; lists: string[] } {
   const terms = kept.length > 0 ? kept : all;
   return { terms, lists: q.field === 'failed' ? terms.map((t) => DEAD_END_MARK + t) : terms };
 }
+
+/** A hit can gain at most this from one term of this idf: PER_TERM and BM25's bound (tf / (tf + a positive) < 1). */
+const most = (idf: number): number => PER_TERM + idf * (K1 + 1);
 
 /** The best `q.limit` hits of `q`, best first (see the top). */
 export function searchText(text: TextIndex, scratch: SearchScratch, records: SearchRecords, q: TextQuery): TextHit[] {
@@ -112,27 +170,79 @@ export function searchText(text: TextIndex, scratch: SearchScratch, records: Sea
   }
   const { docs, avgLength } = text.corpus();
   const dead = text.deadDocs();
-  const lengths = text.lengths.every();
   const filtered = q.kinds !== undefined || allowed !== null || dead !== null;
-  scratch.fit(text.maxDoc);
+  scratch.fit(text.maxDoc, q.limit);
   const { scores } = scratch;
-  try {
-    for (const term of asked) {
+  const norm = K1 * (1 - B);
+  const perLength = (K1 * B) / avgLength;
+  const lengths = text.lengths.every();
+  // Rarest first, so the hits to beat are known before the common words' long lists are read.
+  const read = asked
+    .map((term) => {
       const { lists, postings } = text.listsOf(term);
-      if (lists.length === 0) continue;
-      const idf = Math.log(1 + (docs - postings + 0.5) / (postings + 0.5));
-      const norm = K1 * (1 - B);
-      const perLength = (K1 * B) / avgLength;
-      const visit = (docid: number, tf: number): void => {
-        if (filtered && (kinds[docid & 3] === 0 || (allowed !== null && allowed[docid] === 0) || (dead !== null && dead[docid] === 1))) return;
-        const len = lengths[docid >> LENGTH_SHIFT]?.[docid & LENGTH_MASK] ?? avgLength;
-        if (scores[docid] === 0) scratch.touch(docid);
-        // The matched term itself counts PER_TERM, so a hit with more terms ranks first whatever its BM25.
-        scores[docid] += PER_TERM + idf * ((tf * (K1 + 1)) / (tf + norm + perLength * len));
-      };
-      for (const bytes of lists) eachPosting(bytes, visit);
+      return { lists, postings, idf: Math.log(1 + (docs - postings + 0.5) / (postings + 0.5)) };
+    })
+    .filter((t) => t.lists.length > 0)
+    .sort((a, b) => a.postings - b.postings);
+  /** Per term, the most the terms from it on can add to a hit, and the postings they hold. */
+  const gain = new Float64Array(read.length + 1);
+  const left = new Float64Array(read.length + 1);
+  for (let j = read.length - 1; j >= 0; j--) {
+    gain[j] = gain[j + 1] + most(read[j].idf);
+    left[j] = left[j + 1] + read[j].postings;
+  }
+  try {
+    // Once `limit` hits hold a key no document still untouched could reach with every term left
+    // (their bound strictly under it, so none can tie either), the rest only add to the hits touched.
+    let admit = true;
+    // While the last list is read, a hit holding every term has its final key (a docid is written
+    // once per term: one refresh, one segment): the best `limit` of those keys are kept in a
+    // min-heap, and a hit whose key is under the heap's least is never kept (nor tied with the last
+    // kept) once `limit` hits hold every term, as any other hit's key is less.
+    const heap = scratch.heap;
+    let size = 0;
+    let full = 0;
+    const last = read.length - 1;
+    const allBefore = last * PER_TERM;
+    for (let j = 0; j < read.length; j++) {
+      const { lists, idf } = read[j];
+      // Worth a selection over the hits so far only when the lists left are longer.
+      if (admit && j > 0 && scratch.count >= q.limit && scratch.count * 2 < left[j]) {
+        const keys = scratch.keys(scratch.count);
+        for (let i = 0; i < scratch.count; i++) keys[i] = scores[scratch.touched[i]];
+        if (gain[j] * (1 + 1e-9) < kthLargest(keys, q.limit)) admit = false;
+      }
+      for (const bytes of lists) {
+        scratch.fitList(bytes.length);
+        const n = decodePostings(bytes, scratch.docids, scratch.tfs);
+        const { docids, tfs } = scratch;
+        for (let i = 0; i < n; i++) {
+          const docid = docids[i];
+          const before = scores[docid];
+          if (before === 0) {
+            if (!admit) continue;
+            if (filtered && (kinds[docid & 3] === 0 || (allowed !== null && allowed[docid] === 0) || (dead !== null && dead[docid] === 1))) continue;
+            scratch.touch(docid);
+          }
+          const tf = tfs[i];
+          const len = lengths[docid >> LENGTH_SHIFT]?.[docid & LENGTH_MASK] ?? avgLength;
+          // The matched term itself counts PER_TERM, so a hit with more terms ranks first whatever its BM25.
+          const key = before + (PER_TERM + idf * ((tf * (K1 + 1)) / (tf + norm + perLength * len)));
+          scores[docid] = key;
+          if (j === last && before >= allBefore) {
+            full++;
+            if (size < q.limit) {
+              size = heapPush(heap, size, key);
+              scratch.keep(docid);
+            } else if (key >= heap[0]) {
+              if (key > heap[0]) heapReplace(heap, size, key);
+              scratch.keep(docid);
+            }
+          }
+        }
+      }
     }
-    const best = top(records, scratch, q.limit);
+    const best = full >= q.limit ? topOf(records, scratch, scratch.best.subarray(0, scratch.bestCount), heap[0], q.limit) : top(records, scratch, q.limit);
     const wanted = new Set(terms);
     return best.map((c) => hitOf(records, c, wanted, q.field));
   } finally {
@@ -157,10 +267,16 @@ function top(records: SearchRecords, scratch: SearchScratch, limit: number): Can
   const keys = scratch.keys(count);
   for (let i = 0; i < count; i++) keys[i] = scores[touched[i]];
   const threshold = count <= limit ? -Infinity : kthLargest(keys, limit);
+  return topOf(records, scratch, touched.subarray(0, count), threshold, limit);
+}
+
+/** The best `limit` of `ids`, which hold every hit whose key is `threshold` (the limit-th best key) or more. */
+function topOf(records: SearchRecords, scratch: SearchScratch, ids: Int32Array, threshold: number, limit: number): Candidate[] {
+  const { scores } = scratch;
   const above: Candidate[] = [];
   const tied: Candidate[] = [];
-  for (let i = 0; i < count; i++) {
-    const docid = touched[i];
+  for (let i = 0; i < ids.length; i++) {
+    const docid = ids[i];
     const key = scores[docid];
     if (key > threshold) above.push({ docid, key, ts: -1 });
     else if (key === threshold) tied.push({ docid, key, ts: -1 });

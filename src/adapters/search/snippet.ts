@@ -3,7 +3,7 @@
 // so the words keep the case and accents they were written with. It is one
 // line: a line break is ` · `, so a list's items (a State's folded notes, the
 // bullets of Didn't work) stay apart where the quick pick and the CLI show it.
-import { eachWord } from './terms';
+import { eachWordId, termId } from './terms';
 
 /** Words a snippet holds at most. */
 const SNIPPET_WORDS = 24;
@@ -14,12 +14,14 @@ interface Word {
   start: number;
   end: number;
   hit: boolean;
-  term: string;
+  /** Its term's number (terms.ts). */
+  term: number;
 }
 
-function wordsOf(text: string, terms: ReadonlySet<string>): Word[] {
+/** The words of `text` (its first MAX_WORDS), those of `terms` marked. */
+function wordsOf(text: string, terms: ReadonlySet<number>): Word[] {
   const out: Word[] = [];
-  eachWord(text, (start, end, term) => {
+  eachWordId(text, (start, end, term) => {
     if (out.length < MAX_WORDS) out.push({ start, end, term, hit: terms.has(term) });
   });
   return out;
@@ -28,21 +30,37 @@ function wordsOf(text: string, terms: ReadonlySet<string>): Word[] {
 /** Distinct terms matched, then matches: what makes one stretch of text answer better than another. */
 const worth = (distinct: number, hits: number): number => distinct * 1000 + hits;
 
+/** worth() of the first MAX_WORDS words of `text`, with no word kept: most fields are not the one shown. */
+function worthOf(text: string, terms: ReadonlySet<number>): number {
+  let words = 0;
+  let hits = 0;
+  const distinct = new Set<number>();
+  eachWordId(text, (_s, _e, term) => {
+    if (words++ >= MAX_WORDS || !terms.has(term)) return;
+    hits += 1;
+    distinct.add(term);
+  });
+  return worth(distinct.size, hits);
+}
+
 /**
  * The field of `fields` that holds the most of `terms` (the first on a tie;
  * only `only` when given), and its snippet with the matched words' offsets.
  */
 export function snippetOf(fields: readonly string[], terms: ReadonlySet<string>, only?: number): { field: number; snippet: string; marks: [number, number][] } {
-  let best = { field: only ?? 0, words: [] as Word[], value: -1 };
+  const ids = new Set([...terms].map(termId));
+  let field = only ?? 0;
+  let value = -1;
   for (let f = 0; f < fields.length; f++) {
     if (only !== undefined && f !== only) continue;
-    const words = wordsOf(fields[f], terms);
-    const hit = words.filter((w) => w.hit);
-    const value = worth(new Set(hit.map((w) => w.term)).size, hit.length);
-    if (value > best.value) best = { field: f, words, value };
+    const v = worthOf(fields[f], ids);
+    if (v > value) {
+      field = f;
+      value = v;
+    }
   }
-  const text = fields[best.field] ?? '';
-  return { field: best.field, ...cut(text, best.words) };
+  const text = fields[field] ?? '';
+  return { field, ...cut(text, value < 0 ? [] : wordsOf(text, ids)) };
 }
 
 /** The window of SNIPPET_WORDS words holding the most matches, marked. */
@@ -51,7 +69,7 @@ function cut(text: string, words: Word[]): { snippet: string; marks: [number, nu
   const size = Math.min(SNIPPET_WORDS, words.length);
   let from = 0;
   let bestValue = -1;
-  const counts = new Map<string, number>();
+  const counts = new Map<number, number>();
   let hits = 0;
   const add = (w: Word, by: number): void => {
     if (!w.hit) return;

@@ -171,6 +171,33 @@ export function eachWord(text: string, visit: (start: number, end: number, term:
   }
 }
 
+/**
+ * Calls `visit` with each word of `text`: where it starts and ends and its
+ * term's number (termId), looked up as the index counts words (`count`): a
+ * word met before costs no string. A snippet's words are cut this way.
+ */
+export function eachWordId(text: string, visit: (start: number, end: number, id: number) => void): void {
+  load(text);
+  for (let s = nextWord(text, 0, text.length); s >= 0; s = nextWord(text, wordEnd, text.length)) {
+    const end = wordEnd;
+    const id = wordId(text, s, end);
+    if (id >= 0) visit(s, end, id);
+  }
+}
+
+/** The term number of the word text[s, end) that nextWord found (its hash in `wordHash`); -1 when it has no term. */
+function wordId(text: string, s: number, end: number): number {
+  const len = end - s;
+  const kept = len <= MAX_KEPT;
+  let id = kept ? table.find(wordHash, len, scanned, s) : -2;
+  if (id === -2) {
+    const term = termOf(text.slice(s, end));
+    id = term === '' ? -1 : termId(term);
+    if (kept) table.keep(wordHash, len, id, scanned, s);
+  }
+  return id;
+}
+
 // ---- term numbers ------------------------------------------------------------
 
 /** Terms as small numbers for this process's life (never stored): what indexing counts by. */
@@ -274,14 +301,7 @@ const doc = new Counts();
 function count(text: string, from: number, to: number, w: number, dead: boolean): number {
   let words = 0;
   for (let s = nextWord(text, from, to); s >= 0; s = nextWord(text, wordEnd, to)) {
-    const len = wordEnd - s;
-    const kept = len <= MAX_KEPT;
-    let id = kept ? table.find(wordHash, len, scanned, s) : -2;
-    if (id === -2) {
-      const term = termOf(text.slice(s, wordEnd));
-      id = term === '' ? -1 : termId(term);
-      if (kept) table.keep(wordHash, len, id, scanned, s);
-    }
+    const id = wordId(text, s, wordEnd);
     if (id < 0) continue;
     words += 1;
     doc.add(id, w);

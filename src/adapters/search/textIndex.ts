@@ -39,6 +39,15 @@ export interface MergeLimits {
 
 export const MERGE_LIMITS: MergeLimits = { maxSegments: 8, tailShare: 1 / 8, tailMin: 50_000, deadShare: 1 / 5, deadMin: 2_000 };
 
+/**
+ * The bytes of the lists read lately that are kept between searches. sql.js
+ * copies a blob out of its memory a byte at a time: a word in most of a 100k
+ * vault (60 KB) costs 0.2-0.4 ms to read, every search that asks it. The
+ * words that cost it are the common ones, which most searches ask, and a 100k
+ * vault's lists are about 17 MB in all.
+ */
+const KEPT_LIST_BYTES = 16 << 20;
+
 /** The figures BM25 and the merges need, kept in `meta`. */
 interface TextStats {
   /** Documents in the posting lists, the dead included, and their total length. */
@@ -88,6 +97,9 @@ export class TextIndex {
   /** `dead` as a map by docid (1: dead), for a search's inner loop; rebuilt when `dead` changes. */
   private deadMap: Uint8Array | null = null;
   readonly lengths: DocLengths;
+  /** Lists read lately, least recently asked first (KEPT_LIST_BYTES); forgotten whenever a list may change. */
+  private kept = new Map<string, { lists: Uint8Array[]; postings: number; bytes: number }>();
+  private keptBytes = 0;
 
   constructor(
     private readonly sql: Sql,
@@ -100,6 +112,7 @@ export class TextIndex {
 
   /** The stored figures and dead docids; anything pending is dropped (again after a rollback). */
   load(): void {
+    this.forgetLists();
     this.pending = [];
     this.pendingIds = [];
     this.generation += 1;
@@ -154,13 +167,36 @@ export class TextIndex {
 
   /** A term's stored lists and how many postings they hold, the dead included (its document frequency, near enough). */
   listsOf(term: string): { lists: Uint8Array[]; postings: number } {
+    const hit = this.kept.get(term);
+    if (hit) {
+      this.kept.delete(term);
+      this.kept.set(term, hit);
+      return hit;
+    }
     let postings = 0;
+    let bytes = 0;
     const lists: Uint8Array[] = [];
     for (const [n, b] of this.sql.rows<[number, Uint8Array]>('SELECT n, postings FROM terms WHERE term = ? ORDER BY seg', [term])) {
       postings += n;
+      bytes += b.length;
       lists.push(b);
     }
-    return { lists, postings };
+    const read = { lists, postings, bytes };
+    if (bytes <= KEPT_LIST_BYTES / 4) {
+      this.kept.set(term, read);
+      this.keptBytes += bytes;
+      for (const [t, old] of this.kept) {
+        if (this.keptBytes <= KEPT_LIST_BYTES) break;
+        this.kept.delete(t);
+        this.keptBytes -= old.bytes;
+      }
+    }
+    return read;
+  }
+
+  private forgetLists(): void {
+    this.kept.clear();
+    this.keptBytes = 0;
   }
 
   /**
@@ -221,6 +257,7 @@ export class TextIndex {
   /** Writes what this refresh added, inside its transaction, and merges when it is time. */
   flush(): void {
     if (this.pendingIds.length === 0 && this.deadAdded.length === 0) return;
+    this.forgetLists();
     if (this.deadAdded.length > 0) {
       for (const d of this.deadAdded) this.sql.run('INSERT OR IGNORE INTO text_dead(docid) VALUES (?)', [d]);
       this.deadAdded = [];
