@@ -1,9 +1,13 @@
-// `npm run bench -- --text-cost [--sizes 100000] [--reps 3] [--queries 200]`:
+// `npm run bench -- --text-cost [--sizes 100000] [--reps 3] [--queries 200] [--only build|search] [--slowest 10]`:
 // only the three figures the text index answers for (issue 24), without the
 // rest of the bench: its share of a cold build (paired builds with and without
 // it), its size beside the vault's, and search p99 in process. Prints JSON on
 // stdout; writes nothing into BENCHMARKS.md (the full `npm run bench` does).
 // Uses the same cached vaults, cold build and questions as bench/main.ts.
+// `--only search` asks the questions of the index already built (one cold
+// build first when there is none), so a change to a query is measured in
+// seconds, not minutes; `--only build` skips the questions. `--slowest N`
+// adds the N slowest questions (best of three) and their hits.
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
@@ -84,20 +88,51 @@ function vaultBytes(root: string): number {
   return bytes;
 }
 
+/** Search in process, warm, through the extension's kept-open index (bench/search.ts). */
+async function searchFigures(root: string, size: number, n: number, slowest: number): Promise<Record<string, unknown>> {
+  const lease = keptIndex(root, { saveAfterMs: 3_600_000 });
+  lease.followChanges();
+  const baton = openBaton(root, { index: lease });
+  const queries = searchQueries(root, n, size + 5);
+  const asked = await searchInProcess([{ size, baton, queries, warmUp: searchQueries(root, 5, size + 6) }], now);
+  const s = asked.get(size)!;
+  const slow = [...s.best.keys()].sort((a, b) => s.best[b] - s.best[a]).slice(0, slowest);
+  const slowestAsked: { query: string; ms: number; hits: number }[] = [];
+  for (const i of slow) slowestAsked.push({ query: queries[i], ms: s.best[i], hits: (await baton.search({ query: queries[i], limit: 20 })).length });
+  await lease.dispose();
+  return {
+    searchP99: percentile(s.first, 99),
+    searchP50: percentile(s.first, 50),
+    searchBestP99: percentile(s.best, 99),
+    searchBestP50: percentile(s.best, 50),
+    hits: s.hits,
+    ...(slowest > 0 ? { slowest: slowestAsked } : {}),
+  };
+}
+
 export async function textCost(argv: string[]): Promise<void> {
   let sizes = [100000];
   let reps = 3;
   let queries = 200;
+  let only: 'build' | 'search' | undefined;
+  let slowest = 0;
   for (let i = 0; i < argv.length; i++) {
     if (argv[i] === '--sizes') sizes = argv[++i].split(',').map(Number);
     else if (argv[i] === '--reps') reps = Number(argv[++i]);
     else if (argv[i] === '--queries') queries = Number(argv[++i]);
+    else if (argv[i] === '--slowest') slowest = Number(argv[++i]);
+    else if (argv[i] === '--only' && (argv[i + 1] === 'build' || argv[i + 1] === 'search')) only = argv[++i] as 'build' | 'search';
     else if (argv[i] !== '--text-cost') throw new Error(`unknown option ${argv[i]}`);
   }
   await loadSqlJs();
   const out: unknown[] = [];
   for (const size of sizes) {
     const root = ensureVault(size);
+    if (only === 'search') {
+      if (!fs.existsSync(path.join(root, '.baton', INDEX_FILE))) await coldBuild(root, true, []);
+      out.push({ size, ...(await searchFigures(root, size, queries, slowest)) });
+      continue;
+    }
     await coldBuild(root, true, []); // warm-up: the JIT and sql.js, not the first measured build
     const withText: number[] = [];
     const without: number[] = [];
@@ -109,12 +144,6 @@ export async function textCost(argv: string[]): Promise<void> {
       log(`${size}: ${without[i].toFixed(0)} ms without, ${withText[i].toFixed(0)} ms with`);
     }
     const indexBytes = fs.statSync(path.join(root, '.baton', INDEX_FILE)).size;
-    const lease = keptIndex(root, { saveAfterMs: 3_600_000 });
-    lease.followChanges();
-    const baton = openBaton(root, { index: lease });
-    const asked = await searchInProcess([{ size, baton, queries: searchQueries(root, queries, size + 5), warmUp: searchQueries(root, 5, size + 6) }], now);
-    await lease.dispose();
-    const s = asked.get(size)!;
     const ratios = withText.map((w, i) => w / without[i]);
     out.push({
       size,
@@ -131,10 +160,7 @@ export async function textCost(argv: string[]): Promise<void> {
       indexBytesNoText: await indexBytesWithoutText(root),
       vaultBytes: vaultBytes(root),
       indexPerVault: indexBytes / vaultBytes(root),
-      searchP99: percentile(s.first, 99),
-      searchP50: percentile(s.first, 50),
-      searchBestP99: percentile(s.best, 99),
-      hits: s.hits,
+      ...(only === 'build' ? {} : await searchFigures(root, size, queries, slowest)),
     });
   }
   process.stdout.write(JSON.stringify({ at: new Date().toISOString(), load: os.loadavg(), cpus: os.cpus().length, results: out }, null, 2) + '\n');
