@@ -212,17 +212,22 @@ function splitFile(text: string): Front {
  * YAML gives empty frontmatter; the body is read all the same.
  */
 function splitFileSlow(text: string): Front {
-  const src = text.replace(/^\ufeff/, '').replace(/\r+\n/g, '\n');
-  const lines = src.split('\n');
-  if (lines[0]?.trimEnd() !== '---') return { typed: {}, raw: {}, body: src };
-  const close = lines.findIndex((line, i) => i > 0 && line.trimEnd() === '---');
-  const yaml = lines.slice(1, close < 0 ? undefined : close).join('\n');
-  const body = close < 0 ? '' : lines.slice(close + 1).join('\n');
+  const { yaml, body } = frontText(text);
+  if (yaml === null) return { typed: {}, raw: {}, body };
   try {
     return { typed: loadRecord(yaml, CORE_SCHEMA), raw: loadRecord(yaml, FAILSAFE_SCHEMA), body };
   } catch {
     return { typed: {}, raw: {}, body };
   }
+}
+
+/** The frontmatter's text (null without a leading `---` line) and the body, as both splits take them: no YAML read. */
+function frontText(text: string): { yaml: string | null; body: string } {
+  const src = text.replace(/^\ufeff/, '').replace(/\r+\n/g, '\n');
+  const lines = src.split('\n');
+  if (lines[0]?.trimEnd() !== '---') return { yaml: null, body: src };
+  const close = lines.findIndex((line, i) => i > 0 && line.trimEnd() === '---');
+  return { yaml: lines.slice(1, close < 0 ? undefined : close).join('\n'), body: close < 0 ? '' : lines.slice(close + 1).join('\n') };
 }
 
 function reader(f: Front) {
@@ -303,7 +308,8 @@ export function parseCheckpoint(text: string, id: string, scope: string): Checkp
 /** Only a checkpoint's body fields (what search shows a snippet of), as `parseCheckpoint` reads them, without its frontmatter's model. */
 export function parseCheckpointFields(text: string): ReturnType<typeof parseFields> {
   try {
-    return parseFields(splitFile(typeof text === 'string' ? text : '').body);
+    // The body is where both splits put it whatever the YAML says: a search hit's snippet never reads the frontmatter.
+    return parseFields(frontText(typeof text === 'string' ? text : '').body);
   } catch {
     return emptyFields();
   }
