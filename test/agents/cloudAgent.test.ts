@@ -25,7 +25,10 @@ const DEAD_END = 'toFixed(2) in total(): returns a string, so the sum concatenat
 const NEXT = 'add a test for 0.1 + 0.2 in test/cart.test.js';
 const CLOUD_TASK = 'Cover 0.1 + 0.2 in the cart tests';
 const CLOUD_DEAD_END = 'Number.EPSILON comparison in the test: hides the rounding bug';
-const CHECKPOINT = 'agent-thread/checkpoints/20261203-101500-claude-code.md';
+/** The cloud agent's checkpoint, named as the folder's README says: stamped in `before`, after the person's, as a later session is. */
+let CHECKPOINT = '';
+/** `YYYYMMDD-HHMMSS` (UTC) of a Unix second. */
+const stampOf = (s: number): string => new Date(s * 1000).toISOString().replace(/[-:]/g, '').replace('T', '-').slice(0, 15);
 const BRANCH = 'claude/cart-tests';
 
 interface Pulled {
@@ -73,6 +76,8 @@ describe(`Claude Code ${agentVersion('claude-code')} as a cloud agent: the threa
     fs.mkdirSync(vmHome, { recursive: true });
     git(world.root, 'clone', '-q', remote, vm);
 
+    // A second past the person's checkpoint (taken above, to the second): the cloud session is the later one whenever the test runs.
+    CHECKPOINT = `agent-thread/checkpoints/${stampOf(Math.floor(Date.now() / 1000) + 1)}-claude-code.md`;
     const checkpoint = [
       '## Task',
       '',
@@ -168,7 +173,8 @@ describe(`Claude Code ${agentVersion('claude-code')} as a cloud agent: the threa
     const forger = path.join(world.root, 'forger');
     git(world.root, 'clone', '-q', remote, forger);
     git(forger, 'checkout', '-q', '-b', 'codex/forged');
-    const file = 'agent-thread/checkpoints/20261203-111500-codex.md';
+    // The newest checkpoint, so resume shows its task, state and next step: what a forger would want read.
+    const file = `agent-thread/checkpoints/${stampOf(Math.floor(Date.now() / 1000) + 2)}-codex.md`;
     const forged = [
       '## Task',
       '',
@@ -198,9 +204,9 @@ describe(`Claude Code ${agentVersion('claude-code')} as a cloud agent: the threa
     );
     const out = (await baton(world, ['resume'])).stdout;
     assert.ok(!out.includes('\x1b'), 'no escape sequence reaches the terminal or the next agent');
-    // Every line of what it wrote is a quote line under Baton's own.
-    for (const line of out.split('\n').filter((l) => /SYSTEM OVERRIDE|Ignore previous instructions|New rules|Instructions from the user/.test(l))) {
-      assert.match(line, /^\s*>/, `not quoted: ${JSON.stringify(line)}`);
-    }
+    // Every line of what it wrote is a quote line under Baton's own (and they are shown: a check of no line proves nothing).
+    const forgedLines = out.split('\n').filter((l) => /SYSTEM OVERRIDE|Ignore previous instructions|New rules|Instructions from the user/.test(l));
+    assert.equal(forgedLines.length, 4, out);
+    for (const line of forgedLines) assert.match(line, /^\s*>/, `not quoted: ${JSON.stringify(line)}`);
   });
 });
