@@ -84,20 +84,12 @@ export class SearchScratch {
   }
 
   touch(docid: number): void {
-    if (this.count === this.touched.length) {
-      const next = new Int32Array(this.touched.length * 2);
-      next.set(this.touched);
-      this.touched = next;
-    }
+    if (this.count === this.touched.length) this.touched = doubled(this.touched);
     this.touched[this.count++] = docid;
   }
 
   keep(docid: number): void {
-    if (this.bestCount === this.best.length) {
-      const next = new Int32Array(this.best.length * 2);
-      next.set(this.best);
-      this.best = next;
-    }
+    if (this.bestCount === this.best.length) this.best = doubled(this.best);
     this.best[this.bestCount++] = docid;
   }
 
@@ -114,6 +106,13 @@ export class SearchScratch {
     this.count = 0;
     this.bestCount = 0;
   }
+}
+
+/** `a` copied into twice its room: the full check stays inline in the loops, the copy is rare. */
+function doubled(a: Int32Array<ArrayBuffer>): Int32Array<ArrayBuffer> {
+  const next = new Int32Array(a.length * 2);
+  next.set(a);
+  return next;
 }
 
 /** Puts `key` in the min-heap `heap` of `size` (< its room); the new size. */
